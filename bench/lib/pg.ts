@@ -1,0 +1,31 @@
+import pg from 'pg';
+
+export const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_BENCH = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/inlay_bench';
+
+export async function pgAvailable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2_000 });
+  try {
+    await c.connect();
+    await c.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+/** A fresh, empty bench database, so runs never see each other's rows. */
+export async function freshBenchDatabase(): Promise<string> {
+  const name = new URL(PG_BENCH).pathname.slice(1);
+  const c = new pg.Client({ connectionString: PG_ADMIN });
+  await c.connect();
+  try {
+    await c.query(`drop database if exists "${name}" with (force)`);
+    await c.query(`create database "${name}"`);
+  } finally {
+    await c.end();
+  }
+  return PG_BENCH;
+}

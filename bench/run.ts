@@ -1,0 +1,53 @@
+import { parseArgs } from 'node:util';
+import { pgAvailable } from './lib/pg.ts';
+import { type Measurement, pass, writeResults } from './lib/report.ts';
+import { history } from './suites/history.ts';
+import { readPath } from './suites/read-path.ts';
+
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  allowPositionals: true,
+});
+const quick = values.quick!;
+const started = Date.now();
+const hasPg = await pgAvailable();
+const results: Measurement[] = [];
+const skipped: string[] = [];
+
+const suites: [string, () => Promise<Measurement[]>, boolean][] = [
+  ['read-path-pglite', () => readPath({ quick, store: 'pglite' }), true],
+  ['read-path-postgres', () => readPath({ quick, store: 'postgres' }), hasPg],
+  ['history', () => history({ quick }), hasPg],
+];
+
+for (const [name, run, available] of suites) {
+  if (values.only && !values.only.split(',').includes(name)) continue;
+  if (!available) {
+    skipped.push(`${name}: PostgreSQL at 127.0.0.1:5432 does not answer`);
+    continue;
+  }
+  process.stdout.write(`== ${name}\n`);
+  try {
+    const got = await run();
+    results.push(...got);
+    for (const m of got) {
+      const p = pass(m);
+      const verdict = p === undefined ? '' : p ? '  PASS' : '  FAIL';
+      process.stdout.write(
+        `   ${m.name}: ${Math.round(m.value * 100) / 100} ${m.unit}${m.ratio !== undefined ? ` (×${Math.round(m.ratio * 100) / 100} of baseline)` : ''}${verdict}${m.target ? ` [target ${m.target.label}]` : ''}\n`,
+      );
+    }
+  } catch (err) {
+    skipped.push(`${name}: failed: ${(err as Error).message}`);
+    process.stdout.write(`   failed: ${(err as Error).message}\n`);
+  }
+}
+
+const { file } = writeResults(results, {
+  date: new Date().toISOString(),
+  mode: quick ? 'quick' : 'full',
+  seconds: Math.round((Date.now() - started) / 1000),
+  skipped,
+});
+for (const s of skipped) process.stdout.write(`skipped ${s}\n`);
+process.stdout.write(`results: ${file} (${Math.round((Date.now() - started) / 1000)} s)\n`);

@@ -1,0 +1,100 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from '../lib/load.ts';
+import { freshBenchDatabase } from '../lib/pg.ts';
+import { startChild } from '../lib/proc.ts';
+import type { Measurement } from '../lib/report.ts';
+
+interface Seeded {
+  url: string;
+  apiKey: string;
+  userId: string;
+  workflowId: string;
+}
+
+/** `/workflows`, `/logs?limit=30` and `/token` against a bare Express handler serving the same bytes. */
+export async function readPath(opts: {
+  quick: boolean;
+  store: 'postgres' | 'pglite';
+}): Promise<Measurement[]> {
+  const suite = `read path (${opts.store})`;
+  const env =
+    opts.store === 'postgres'
+      ? { DATABASE_URL: await freshBenchDatabase() }
+      : { INLAY_DATA_DIR: 'memory://' };
+  const svc = await startChild<Seeded>('servers/service.ts', [], env);
+  const bare: { stop(): Promise<void>; info: { url: string } }[] = [];
+  try {
+    const { url, apiKey, userId, workflowId } = svc.info;
+    const headers = { authorization: `Bearer ${apiKey}` };
+    const endpoints = {
+      '/workflows': `/workflows?userId=${userId}`,
+      '/logs': `/workflows/${workflowId}/logs?userId=${userId}&limit=30`,
+      '/token': `/users/${userId}/token`,
+    } as const;
+    const bodies: Record<string, string> = {};
+    for (const [name, path] of Object.entries(endpoints)) {
+      const res = await fetch(`${url}${path}`, { headers });
+      if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+      bodies[name] = await res.text();
+    }
+    const file = join(mkdtempSync(join(tmpdir(), 'inlay-bench-')), 'bodies.json');
+    writeFileSync(file, JSON.stringify(bodies));
+    const baseline = await startChild<{ url: string }>('servers/bare.ts', [file]);
+    bare.push(baseline);
+    const seconds = opts.quick ? 3 : 10;
+    const out: Measurement[] = [];
+    for (const [name, path] of Object.entries(endpoints)) {
+      const inlay = await load({ url: `${url}${path}`, headers, seconds });
+      const base = await load({ url: `${baseline.info.url}${name}`, seconds });
+      if (inlay.errors || inlay.non2xx)
+        throw new Error(`${name}: ${inlay.errors} errors, ${inlay.non2xx} non-2xx`);
+      const size = `${Math.round(bodies[name]!.length / 102.4) / 10} kB`;
+      out.push(
+        {
+          suite,
+          name: `${name} throughput`,
+          value: inlay.rps,
+          unit: 'req/s',
+          baseline: base.rps,
+          ratio: inlay.rps / base.rps,
+          note: size,
+          ...(name === '/workflows' && opts.store === 'postgres'
+            ? {
+                target: {
+                  on: 'ratio' as const,
+                  op: '>=' as const,
+                  value: 0.5,
+                  label: '≥ 50% of bare handler',
+                },
+              }
+            : {}),
+          ...(name === '/token'
+            ? { target: { on: 'value' as const, op: '>=' as const, value: 2000, label: '≥ 2000/s' } }
+            : {}),
+        },
+        {
+          suite,
+          name: `${name} p50`,
+          value: inlay.p50,
+          unit: 'ms',
+          baseline: base.p50,
+          ratio: base.p50 ? inlay.p50 / base.p50 : undefined,
+        },
+        {
+          suite,
+          name: `${name} p99`,
+          value: inlay.p99,
+          unit: 'ms',
+          baseline: base.p99,
+          ratio: base.p99 ? inlay.p99 / base.p99 : undefined,
+        },
+      );
+    }
+    return out;
+  } finally {
+    for (const b of bare) await b.stop();
+    await svc.stop();
+  }
+}

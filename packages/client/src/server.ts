@@ -1,0 +1,107 @@
+import type {
+  CreateIntegrationBody,
+  CreateMcpServerBody,
+  CreateMcpServerResponse,
+  CreateUserBody,
+  CreateUserResponse,
+  CreateWorkflowBody,
+  Jwks,
+  McpServer,
+  MessageResponse,
+  OAuthApp,
+  OAuthAppBody,
+  UpdateUserBody,
+  UpdateWorkflowBody,
+  User,
+  UserToken,
+  WorkflowDefinition,
+  WorkflowVersionResponse,
+} from '@inlay/contract';
+import { type CallOptions, createTransport, type Request, seg, type TransportOptions } from './transport.ts';
+import { userRoutes } from './user-api.ts';
+
+export interface ServerClientOptions extends TransportOptions {
+  /** The account's API key (`inlay_live_…`). Server side only: never ship it to a browser. */
+  apiKey: string;
+}
+
+type Data<T> = { data: T };
+const unwrap = <T>(p: Promise<Data<T>>) => p.then((r) => r.data);
+
+function serverRoutes(r: Request) {
+  const u = userRoutes(r);
+  return {
+    ...u,
+    users: {
+      ...u.users,
+      /** `GET /users` */
+      list: (q: { page?: number; limit?: number } = {}, o?: CallOptions) =>
+        unwrap(r<Data<User[]>>('GET', '/users', { ...o, query: q })),
+      /** `POST /users` → `{userId}` */
+      create: (body: CreateUserBody) => r<CreateUserResponse>('POST', '/users', { body }),
+      /** `PUT /users/{userId}` */
+      update: (userId: string, body: UpdateUserBody) =>
+        unwrap(r<Data<User>>('PUT', `/users/${seg(userId)}`, { body })),
+      /** `DELETE /users/{userId}`: the user and all their data. */
+      delete: (userId: string) => r<MessageResponse>('DELETE', `/users/${seg(userId)}`),
+      /** `GET /users/{userId}/token` → `{token, expiresAt}`: mint a user JWT for the widget. */
+      token: (userId: string) => r<UserToken>('GET', `/users/${seg(userId)}/token`),
+    },
+    integrations: {
+      ...u.integrations,
+      /** `POST /integrations` → `{integrationId}` */
+      create: (body: CreateIntegrationBody) =>
+        r<{ integrationId: string }>('POST', '/integrations', { body }),
+    },
+    workflows: {
+      ...u.workflows,
+      /** `POST /workflows` → `{workflowId, version}` */
+      create: (body: CreateWorkflowBody) => r<WorkflowVersionResponse>('POST', '/workflows', { body }),
+      /** `PUT /workflows/{workflowId}`: publishes a new version. */
+      update: (workflowId: string, body: UpdateWorkflowBody) =>
+        r<WorkflowVersionResponse>('PUT', `/workflows/${seg(workflowId)}`, { body }),
+      /** `GET /workflows/{workflowId}/definition` */
+      definition: (workflowId: string, o?: CallOptions) =>
+        r<WorkflowVersionResponse & { definition: WorkflowDefinition }>(
+          'GET',
+          `/workflows/${seg(workflowId)}/definition`,
+          o,
+        ),
+    },
+    connectors: {
+      ...u.connectors,
+      /** `PUT /connectors/{connector}/oauth-app`: the account's OAuth app for a connector. */
+      putOAuthApp: (connector: string, body: OAuthAppBody) =>
+        unwrap(r<Data<OAuthApp>>('PUT', `/connectors/${seg(connector)}/oauth-app`, { body })),
+    },
+    mcpServers: {
+      /** `GET /mcp-servers` */
+      list: (o?: CallOptions) => unwrap(r<Data<McpServer[]>>('GET', '/mcp-servers', o)),
+      /** `POST /mcp-servers` → `{serverId, accessToken, url}`; the token is shown once. */
+      create: (body: CreateMcpServerBody) => r<CreateMcpServerResponse>('POST', '/mcp-servers', { body }),
+      /** `DELETE /mcp-servers/{serverId}` */
+      delete: (serverId: string) => r<MessageResponse>('DELETE', `/mcp-servers/${seg(serverId)}`),
+    },
+    meta: {
+      /** `GET /.well-known/jwks.json` */
+      jwks: () => r<Jwks>('GET', '/.well-known/jwks.json'),
+      /** `GET /openapi.json` */
+      openapi: () => r<Record<string, unknown>>('GET', '/openapi.json'),
+      /** `GET /healthz` */
+      health: () => r<{ status: string }>('GET', '/healthz'),
+      /** `GET /readyz` */
+      ready: () => r<{ status: string }>('GET', '/readyz'),
+    },
+  };
+}
+
+export type ServerClient = ReturnType<typeof serverRoutes> & {
+  readonly baseUrl: string;
+  readonly request: Request;
+};
+
+/** A client for every REST route, authenticated with the account's API key. For servers only. */
+export function createServerClient(opts: ServerClientOptions): ServerClient {
+  const request = createTransport(opts, { get: async () => opts.apiKey });
+  return { ...serverRoutes(request), baseUrl: opts.baseUrl, request };
+}

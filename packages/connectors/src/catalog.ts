@@ -1,0 +1,55 @@
+import type { Connector, ConnectorAction, CredentialField } from '@inlay/contract';
+import { v5 as uuidv5 } from 'uuid';
+import { z } from 'zod';
+import { apps } from './apps/index.ts';
+import { delay } from './builtins/delay.ts';
+import { http } from './builtins/http.ts';
+import { transform } from './builtins/transform.ts';
+import { validateConnectors } from './schema.ts';
+import type { ActionDefinition, ConnectorDefinition } from './types.ts';
+
+/** Namespace of connector UUIDs: the same slug always yields the same `connectorId`. */
+const CONNECTOR_NAMESPACE = '5b1d6f3e-8f0a-4c39-9a43-7f6c2b1e9d10';
+
+export const builtins: readonly ConnectorDefinition[] = [http, transform, delay];
+export const catalog: readonly ConnectorDefinition[] = validateConnectors([...builtins, ...apps]);
+
+export const connectorUuid = (id: string) => uuidv5(id, CONNECTOR_NAMESPACE);
+
+export function credentialFields(def: ConnectorDefinition): CredentialField[] {
+  return def.auth.type === 'none' ? [] : (def.auth.fields ?? []);
+}
+
+export function actionInputSchema(action: ActionDefinition): Record<string, unknown> {
+  return z.toJSONSchema(action.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+/** The public catalog entry of a connector (`GET /connectors`). */
+export function toConnector(def: ConnectorDefinition, publicUrl: string): Connector {
+  return {
+    id: def.id,
+    connectorId: connectorUuid(def.id),
+    name: def.name,
+    description: def.description,
+    category: def.category,
+    icon: iconUrl(def.id, publicUrl),
+    authType: def.auth.type,
+    credentialFields: credentialFields(def),
+    ...(def.auth.type === 'oauth2' ? { scopes: def.auth.scopes } : {}),
+    actions: def.actions.map((a) => ({ id: a.id, name: a.name, kind: a.kind })),
+    sources: Object.keys(def.sources ?? {}),
+  };
+}
+
+export function toConnectorAction(action: ActionDefinition): ConnectorAction {
+  return {
+    id: action.id,
+    name: action.name,
+    description: action.description,
+    kind: action.kind,
+    inputSchema: actionInputSchema(action),
+  };
+}
+
+export const iconUrl = (id: string, publicUrl: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/connectors/${encodeURIComponent(id)}/icon.svg`;

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { ConnectorDefinition } from './types.ts';
+
+const require = createRequire(import.meta.url);
+const cache = new Map<string, string>();
+
+const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function monogram(def: ConnectorDefinition): string {
+  const letter = escapeXml(def.name.trim().charAt(0).toUpperCase() || '?');
+  const fill = `#${def.color ?? '6B7280'}`;
+  return `<svg role="img" viewBox="0 0 24 24" xmlns="http://www.w3.org/2000/svg"><title>${escapeXml(def.name)}</title><rect width="24" height="24" rx="5" fill="${fill}"/><text x="12" y="16.5" font-family="system-ui,sans-serif" font-size="13" font-weight="700" text-anchor="middle" fill="#fff">${letter}</text></svg>`;
+}
+
+/** The connector's icon as SVG: the simple-icons glyph in brand colour, or a monogram. */
+export function connectorIconSvg(def: ConnectorDefinition): string {
+  const hit = cache.get(def.id);
+  if (hit) return hit;
+  let svg: string;
+  try {
+    const raw = readFileSync(require.resolve(`simple-icons/icons/${def.icon}.svg`), 'utf8');
+    svg = def.color ? raw.replace('<svg ', `<svg fill="#${def.color}" `) : raw;
+  } catch {
+    svg = monogram(def);
+  }
+  cache.set(def.id, svg);
+  return svg;
+}

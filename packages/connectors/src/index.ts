@@ -1,0 +1,27 @@
+export { delay, MAX_DELAY_MS } from './builtins/delay.ts';
+export { http } from './builtins/http.ts';
+export { evaluateJsonata, transform } from './builtins/transform.ts';
+export {
+  actionInputSchema,
+  builtins,
+  catalog,
+  connectorUuid,
+  credentialFields,
+  iconUrl,
+  toConnector,
+  toConnectorAction,
+} from './catalog.ts';
+export { defineAction } from './define.ts';
+export { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';
+export { connectorIconSvg } from './icons.ts';
+export { REDACTED, redact, secretValues } from './redact.ts';
+export {
+  type ActionResult,
+  type CallOptions,
+  ConnectorRuntime,
+  providerMessage,
+  type RuntimeOptions,
+} from './runtime.ts';
+export { ConnectorDefinitionSchema, validateConnectors } from './schema.ts';
+export { envKey, fill } from './template.ts';
+export type * from './types.ts';

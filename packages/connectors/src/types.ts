@@ -1,0 +1,155 @@
+import type { AuthType, ConnectorCategory, CredentialField, OptionItem } from '@inlay/contract';
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
+
+/** A request a connector wants sent. `path` is joined to the base URL unless it is absolute. */
+export interface HttpRequestSpec {
+  method: HttpMethod;
+  path: string;
+  /** Names one of the connector's `apis` instead of its base URL. */
+  api?: string;
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  /** For `form`, an object (nested keys as `a[b]`, arrays as `a[0]`) or `URLSearchParams` for repeated keys. */
+  body?: unknown;
+  /** How `body` is encoded; `json` by default. */
+  bodyType?: 'json' | 'form';
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Secrets and settings of a credential, decrypted: only ever in memory. */
+export interface CredentialSecrets {
+  /** Values of the connector's credential fields (API key, username, subdomain, ...). */
+  fields: Record<string, string>;
+  oauth?: {
+    accessToken: string;
+    refreshToken?: string;
+    tokenType?: string;
+    /** ISO timestamp */
+    expiresAt?: string;
+    scope?: string;
+  };
+}
+
+export type AuthSpec =
+  | {
+      type: 'oauth2';
+      authorizeUrl: string;
+      tokenUrl: string;
+      scopes: string[];
+      pkce: boolean;
+      scopeSeparator?: string;
+      /** Extra query parameters of the authorize URL (e.g. `access_type=offline`). */
+      authorizeParams?: Record<string, string>;
+      /** How the client authenticates at the token endpoint. */
+      tokenAuth?: 'body' | 'basic';
+      /** Non-secret fields the user supplies before consent (e.g. a Shopify shop name). */
+      fields?: CredentialField[];
+      /** Where the access token goes when not `Authorization: Bearer {accessToken}` (Shopify). */
+      tokenHeader?: { name: string; format: string };
+    }
+  | {
+      type: 'apiKey';
+      fields: CredentialField[];
+      /** Where the key goes. `{field}` placeholders in `format` take credential field values. */
+      in: 'header' | 'query';
+      name: string;
+      format?: string;
+      /** When true, a step may run without a credential (the `http` built-in). */
+      optional?: boolean;
+    }
+  | {
+      type: 'basic';
+      fields: CredentialField[];
+      /** Templates for the user and password halves, e.g. `{email}/token` and `{apiToken}`. */
+      username: string;
+      password: string;
+    }
+  | { type: 'none' };
+
+export interface ActionContext {
+  /** Sends a request with the connector's base URL, headers and the credential applied. */
+  http(spec: HttpRequestSpec): Promise<HttpResponse>;
+  /** Non-secret credential fields (subdomain, site, ...). */
+  settings: Record<string, string>;
+  /** Data expressions may read: `{trigger, config, steps, user}` when run by the engine. */
+  scope: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+export interface ActionDefinition<I = any> {
+  id: string;
+  name: string;
+  description: string;
+  kind: 'read' | 'write';
+  input: z.ZodType<I>;
+  /** Builds the HTTP request from the validated input. */
+  request?: (input: I, settings: Record<string, string>) => HttpRequestSpec;
+  /** Maps the provider's response to the step output; the response body by default. */
+  output?: (res: HttpResponse, input: I) => unknown;
+  /** Instead of `request`: code that runs the action (built-ins, multi-call actions). */
+  handler?: (input: I, ctx: ActionContext) => Promise<unknown>;
+}
+
+export interface Paging {
+  /** The request for the next page, or undefined on the last page. */
+  next: (res: HttpResponse, req: HttpRequestSpec) => HttpRequestSpec | undefined;
+  maxPages?: number;
+}
+
+/** A dynamic option list for config fields (Slack channels, Airtable bases, ...). */
+export interface OptionSource {
+  description: string;
+  request: (settings: Record<string, string>, search?: string) => HttpRequestSpec;
+  items: (body: unknown) => unknown[];
+  option: (item: any) => OptionItem;
+  paging?: Paging;
+}
+
+/** What `checkResponse` reports: the reason, or the reason and whether a retry may help. */
+export type ResponseProblem = string | { message: string; transient?: boolean };
+
+export interface ConnectorDefinition {
+  id: string;
+  name: string;
+  description: string;
+  category: ConnectorCategory;
+  /** simple-icons slug; a monogram is drawn when the set has none. */
+  icon: string;
+  /** Brand colour for the icon, hex without `#`. */
+  color?: string;
+  /** Public API documentation the actions follow. */
+  docs?: string;
+  /** May hold `{setting}` placeholders, filled from the credential's non-secret settings. */
+  baseUrl: string;
+  /**
+   * Other hosts of the same provider by name (Google Drive next to Sheets), picked with `HttpRequestSpec.api`.
+   * The base-URL override replaces these too, so one sandbox or test server stands in for the whole provider.
+   */
+  apis?: Record<string, string>;
+  auth: AuthSpec;
+  /** Derives extra non-secret settings from the credential fields (e.g. Mailchimp's data centre). */
+  settings?: (fields: Record<string, string>) => Record<string, string>;
+  /** Headers every request carries (API version pins, Accept, ...). */
+  headers?: Record<string, string>;
+  /** A cheap read that proves a credential works. */
+  test?: { request: (settings: Record<string, string>) => HttpRequestSpec };
+  /**
+   * Turns a 2xx that is really an error (Slack's `ok:false`, GraphQL `errors`) into a reason; `transient: true`
+   * marks one a retry may cure, such as a GraphQL rate limit answered with HTTP 200 or 400.
+   */
+  checkResponse?: (res: HttpResponse) => ResponseProblem | undefined;
+  /** Pulls the provider's human-readable reason out of an error response. */
+  errorMessage?: (res: HttpResponse) => string | undefined;
+  actions: ActionDefinition[];
+  sources?: Record<string, OptionSource>;
+}
+
+export type { AuthType };

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { IsoDateTime, LIMITS, Uuid } from './common.ts';
+
+export const AUTH_TYPES = ['oauth2', 'apiKey', 'basic', 'none'] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+export const CONNECTOR_CATEGORIES = [
+  'communication',
+  'crm',
+  'developer',
+  'productivity',
+  'project-management',
+  'marketing',
+  'payments',
+  'ecommerce',
+  'support',
+  'data',
+  'utility',
+] as const;
+export type ConnectorCategory = (typeof CONNECTOR_CATEGORIES)[number];
+
+export const CredentialField = z
+  .object({
+    name: z.string(),
+    label: z.string(),
+    type: z.enum(['text', 'password', 'url']),
+    required: z.boolean(),
+    secret: z.boolean(),
+    placeholder: z.string().optional(),
+    help: z.string().optional(),
+  })
+  .meta({ id: 'CredentialField' });
+export type CredentialField = z.infer<typeof CredentialField>;
+
+/** A connector as a workflow lists it: the seed's shape. */
+export const WorkflowConnector = z
+  .object({
+    connectorId: Uuid.meta({ description: "The connector's stable UUID" }),
+    name: z.string(),
+    icon: z.url().meta({ description: 'Absolute URL of the icon' }),
+  })
+  .meta({ id: 'WorkflowConnector' });
+export type WorkflowConnector = z.infer<typeof WorkflowConnector>;
+
+/** A connector of the catalog (`GET /connectors`). */
+export const Connector = z
+  .object({
+    id: z.string().meta({ description: 'Stable slug, e.g. `slack`' }),
+    connectorId: Uuid,
+    name: z.string(),
+    description: z.string(),
+    category: z.enum(CONNECTOR_CATEGORIES),
+    icon: z.url(),
+    authType: z.enum(AUTH_TYPES),
+    credentialFields: z.array(CredentialField),
+    scopes: z.array(z.string()).optional(),
+    actions: z.array(z.object({ id: z.string(), name: z.string(), kind: z.enum(['read', 'write']) })),
+    sources: z.array(z.string()),
+  })
+  .meta({ id: 'Connector' });
+export type Connector = z.infer<typeof Connector>;
+
+export const ConnectorAction = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    kind: z.enum(['read', 'write']),
+    inputSchema: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'ConnectorAction' });
+export type ConnectorAction = z.infer<typeof ConnectorAction>;
+
+export const ConnectorsQuery = z.object({ category: z.enum(CONNECTOR_CATEGORIES).optional() });
+
+export const OptionItem = z.object({ value: z.string(), label: z.string() }).meta({ id: 'OptionItem' });
+export type OptionItem = z.infer<typeof OptionItem>;
+
+export const OptionsQuery = z.object({
+  credentialId: Uuid.optional(),
+  userId: z.string().max(LIMITS.id).optional(),
+  search: z.string().max(LIMITS.name).optional(),
+});
+
+export const OAuthAppBody = z
+  .object({
+    clientId: z.string().trim().min(1).max(LIMITS.text),
+    clientSecret: z.string().min(1).max(LIMITS.text),
+    scopes: z.array(z.string().min(1).max(LIMITS.name)).max(LIMITS.array).optional(),
+  })
+  .strict()
+  .meta({ id: 'OAuthAppBody' });
+export type OAuthAppBody = z.infer<typeof OAuthAppBody>;
+
+export const OAuthApp = z
+  .object({
+    connector: z.string(),
+    clientId: z.string(),
+    scopes: z.array(z.string()),
+    redirectUri: z.url(),
+    updatedAt: IsoDateTime,
+  })
+  .meta({ id: 'OAuthApp' });
+export type OAuthApp = z.infer<typeof OAuthApp>;

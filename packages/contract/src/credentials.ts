@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { IsoDateTime, LIMITS, UserRef, Uuid } from './common.ts';
+import { AUTH_TYPES } from './connectors.ts';
+
+export const CREDENTIAL_STATUSES = ['pending', 'connected', 'failed', 'expired'] as const;
+export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
+
+/** A credential as the API shows it: never the secret. */
+export const Credential = z
+  .object({
+    credentialId: Uuid,
+    userId: Uuid,
+    connector: z.string(),
+    name: z.string(),
+    type: z.enum(AUTH_TYPES),
+    status: z.enum(CREDENTIAL_STATUSES),
+    statusReason: z.string().nullable(),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+  })
+  .meta({ id: 'Credential' });
+export type Credential = z.infer<typeof Credential>;
+
+export const CreateCredentialBody = z
+  .object({
+    userId: UserRef.optional(),
+    connector: z.string().min(1).max(64),
+    name: z.string().trim().min(1).max(LIMITS.name).optional(),
+    data: z
+      .record(z.string().max(64), z.string().max(LIMITS.text))
+      .refine((d) => Object.keys(d).length <= 20, {
+        message: 'at most 20 fields',
+      }),
+  })
+  .strict()
+  .meta({ id: 'CreateCredentialBody' });
+export type CreateCredentialBody = z.infer<typeof CreateCredentialBody>;
+
+/** An absolute http(s) URL: `javascript:` and other schemes never become a redirect or a postMessage target. */
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(LIMITS.url);
+
+export const CreateOAuthCredentialBody = z
+  .object({
+    userId: UserRef.optional(),
+    connector: z.string().min(1).max(64),
+    name: z.string().trim().min(1).max(LIMITS.name).optional(),
+    redirectUri: HttpUrl.optional().meta({
+      description:
+        'Where the browser lands after consent when not in a popup, with `credentialId`, `status` and `reason` in the query',
+    }),
+    popup: z.boolean().optional().meta({
+      description:
+        'Answer the callback with a page that posts the result to its opener and closes itself. Default: true unless `redirectUri` is given',
+    }),
+    origin: HttpUrl.optional().meta({
+      description:
+        "Origin the popup posts its result to (window.opener); default: `redirectUri`'s origin, else the request's Origin header",
+    }),
+    data: z
+      .record(z.string().max(64), z.string().max(LIMITS.text))
+      .refine((d) => Object.keys(d).length <= 20, { message: 'at most 20 fields' })
+      .optional()
+      .meta({ description: 'Non-secret connector fields needed before consent, e.g. `{"shop": "acme"}`' }),
+  })
+  .strict()
+  .meta({ id: 'CreateOAuthCredentialBody' });
+export type CreateOAuthCredentialBody = z.infer<typeof CreateOAuthCredentialBody>;
+
+export const OAuthStartResponse = z
+  .object({ credentialId: Uuid, authorizeUrl: z.url() })
+  .meta({ id: 'OAuthStartResponse' });
+export type OAuthStartResponse = z.infer<typeof OAuthStartResponse>;
+
+export const CredentialsQuery = z.object({
+  userId: UserRef.optional(),
+  connector: z.string().max(64).optional(),
+});
+
+/** What the OAuth callback page posts to its opener and on the BroadcastChannel `inlay:oauth`. */
+export const OAuthMessage = z.object({
+  type: z.literal('inlay:oauth'),
+  credentialId: Uuid,
+  status: z.enum(CREDENTIAL_STATUSES),
+  reason: z.string().optional(),
+});
+export type OAuthMessage = z.infer<typeof OAuthMessage>;

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { IsoDateTime, LIMITS, UserRef, Uuid } from './common.ts';
+import { FIELD_TYPES } from './definition.ts';
+
+export const FieldValue = z.union([
+  z.string().max(LIMITS.fieldValue),
+  z.number(),
+  z.boolean(),
+  z.array(z.string().max(LIMITS.name)).max(LIMITS.array),
+  z.null(),
+]);
+export type FieldValue = z.infer<typeof FieldValue>;
+
+export const Field = z
+  .object({
+    name: z.string(),
+    displayName: z.string(),
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean(),
+    value: FieldValue.optional(),
+  })
+  .meta({ id: 'Field' });
+export type Field = z.infer<typeof Field>;
+
+export const FormData = z
+  .object({ workflowId: Uuid, app: z.string(), blockId: z.string(), fields: z.array(Field) })
+  .meta({ id: 'FormData' });
+export type FormData = z.infer<typeof FormData>;
+
+export const Installation = z
+  .object({
+    installationId: Uuid,
+    integrationId: Uuid,
+    userId: Uuid,
+    formData: z.array(FormData),
+    credentialIds: z.record(z.string(), Uuid),
+    workflowIds: z.array(Uuid),
+    installedAt: IsoDateTime,
+    enabled: z.boolean(),
+    updatedAt: IsoDateTime.meta({ description: 'Additive' }),
+    webhookUrl: z
+      .url()
+      .nullable()
+      .meta({ description: 'Additive: secret URL that triggers the webhook workflows of this installation' }),
+  })
+  .meta({ id: 'Installation' });
+export type Installation = z.infer<typeof Installation>;
+
+export const InstallValue = z
+  .object({
+    workflowId: Uuid,
+    blockId: z.string().min(1).max(LIMITS.id),
+    fields: z
+      .array(z.object({ name: z.string().min(1).max(64), value: FieldValue }).strict())
+      .max(LIMITS.array),
+  })
+  .strict();
+export type InstallValue = z.infer<typeof InstallValue>;
+
+export const CredentialIds = z.record(z.string().min(1).max(64), Uuid);
+
+export const CreateInstallationBody = z
+  .object({
+    userId: UserRef.optional(),
+    workflowIds: z.array(Uuid).min(1).max(LIMITS.array),
+    credentialIds: CredentialIds.default({}),
+    values: z.array(InstallValue).max(LIMITS.array).default([]),
+  })
+  .strict()
+  .meta({ id: 'CreateInstallationBody' });
+export type CreateInstallationBody = z.input<typeof CreateInstallationBody>;
+
+export const UpdateInstallationBody = z
+  .object({
+    userId: UserRef.optional(),
+    enabled: z.boolean().optional(),
+    values: z.array(InstallValue).max(LIMITS.array).optional(),
+    credentialIds: CredentialIds.optional(),
+  })
+  .strict()
+  .meta({ id: 'UpdateInstallationBody' });
+export type UpdateInstallationBody = z.input<typeof UpdateInstallationBody>;
+
+export const InstallationsQuery = z.object({ userId: UserRef.optional() });
+export const DeleteInstallationQuery = z.object({
+  userId: UserRef.optional(),
+  deleteCredentials: z.enum(['true', 'false']).optional(),
+});

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { IsoDateTime, LIMITS, Name, Text, UserRef, Uuid } from './common.ts';
+import { WorkflowConnector } from './connectors.ts';
+import { ConfigField, TRIGGER_TYPES, WorkflowDefinition } from './definition.ts';
+
+export const Workflow = z
+  .object({
+    workflowId: Uuid,
+    name: z.string(),
+    description: z.string().nullable(),
+    integrationId: Uuid,
+    integrationName: z.string(),
+    version: z.number().int().min(1),
+    installed: z.boolean(),
+    active: z.boolean(),
+    connectors: z.array(WorkflowConnector),
+    trigger: z.object({ type: z.enum(TRIGGER_TYPES), event: z.string().optional() }),
+    config: z.array(ConfigField),
+    installationId: Uuid.nullable().meta({
+      description: "Additive: the user's installation holding this workflow",
+    }),
+    installedVersion: z.number().int().nullable(),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+  })
+  .meta({ id: 'Workflow' });
+export type Workflow = z.infer<typeof Workflow>;
+
+export const WorkflowsQuery = z.object({ userId: UserRef, integrationId: Uuid.optional() });
+export const WorkflowQuery = z.object({ userId: UserRef.optional() });
+
+export const CreateWorkflowBody = z
+  .object({ integrationId: Uuid, name: Name, description: Text.optional(), definition: WorkflowDefinition })
+  .strict()
+  .meta({ id: 'CreateWorkflowBody' });
+export type CreateWorkflowBody = z.input<typeof CreateWorkflowBody>;
+
+export const UpdateWorkflowBody = z
+  .object({ definition: WorkflowDefinition, name: Name.optional(), description: Text.optional() })
+  .strict()
+  .meta({ id: 'UpdateWorkflowBody' });
+export type UpdateWorkflowBody = z.input<typeof UpdateWorkflowBody>;
+
+export const WorkflowVersionResponse = z
+  .object({ workflowId: Uuid, version: z.number().int() })
+  .meta({ id: 'WorkflowVersionResponse' });
+export type WorkflowVersionResponse = z.infer<typeof WorkflowVersionResponse>;
+
+export const WorkflowDefinitionResponse = z
+  .object({ workflowId: Uuid, version: z.number().int(), definition: WorkflowDefinition })
+  .meta({ id: 'WorkflowDefinitionResponse' });
+
+export const ToggleWorkflowBody = z
+  .object({ userId: UserRef.optional(), workflowId: Uuid })
+  .strict()
+  .meta({ id: 'ToggleWorkflowBody' });
+export type ToggleWorkflowBody = z.infer<typeof ToggleWorkflowBody>;
+
+export const Integration = z
+  .object({
+    integrationId: Uuid,
+    name: z.string(),
+    description: z.string().nullable(),
+    connector: z.string().nullable(),
+    createdAt: IsoDateTime,
+  })
+  .meta({ id: 'Integration' });
+export type Integration = z.infer<typeof Integration>;
+
+export const CreateIntegrationBody = z
+  .object({
+    name: Name,
+    description: Text.optional(),
+    connector: z.string().min(1).max(64).optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateIntegrationBody' });
+export type CreateIntegrationBody = z.infer<typeof CreateIntegrationBody>;
+
+export const CreateIntegrationResponse = z.object({ integrationId: Uuid });
+
+export const RunWorkflowBody = z
+  .object({
+    workflowId: Uuid,
+    userId: UserRef.optional(),
+    data: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict()
+  .meta({ id: 'RunWorkflowBody' });
+export type RunWorkflowBody = z.input<typeof RunWorkflowBody>;
+
+export const RunEventBody = z
+  .object({
+    event: z.string().min(1).max(LIMITS.name),
+    userId: UserRef.optional(),
+    data: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict()
+  .meta({ id: 'RunEventBody' });
+export type RunEventBody = z.input<typeof RunEventBody>;
+
+export const RunResponse = z
+  .object({ message: z.literal('success'), executionIds: z.array(Uuid) })
+  .meta({ id: 'RunResponse' });
+export type RunResponse = z.infer<typeof RunResponse>;
+
+export const RerunResponse = z.object({ executionId: Uuid }).meta({ id: 'RerunResponse' });
+export type RerunResponse = z.infer<typeof RerunResponse>;

@@ -1,0 +1,7 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['@inlay/source'] },
+  ssr: { resolve: { conditions: ['@inlay/source'] } },
+  test: { include: ['test/**/*.test.ts'] },
+});

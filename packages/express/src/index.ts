@@ -1,0 +1,1 @@
+export { type InlayMiddlewareOptions, inlay } from './inlay.ts';

@@ -1,0 +1,218 @@
+import { Readable } from 'node:stream';
+import express, { type Request, type Response, type Router } from 'express';
+import { downstreamResponseHeaders, upstreamRequestHeaders } from './headers.ts';
+import { sendProblem, UpstreamError } from './problem.ts';
+import { type CachedToken, TokenCache } from './token-cache.ts';
+
+export interface InlayMiddlewareOptions {
+  /** Base URL of the Inlay service, e.g. `http://127.0.0.1:8080`. */
+  serviceUrl: string;
+  /** The account's API key. It stays on the server: the browser only ever sees user JWTs. */
+  apiKey: string;
+  /** The signed-in host user's Inlay user id or username; null when nobody is signed in. */
+  userId: (req: Request) => string | null | undefined | Promise<string | null | undefined>;
+  /** Create the Inlay user on first use. */
+  autoCreateUsers?: {
+    username: (req: Request) => string;
+    fullName?: (req: Request) => string | undefined;
+  };
+  /** Upper bound of one upstream call, in ms (default 30 000). */
+  timeoutMs?: number;
+  /** Largest JSON request body that is rewritten, in bytes (default 1 MB, the service's own limit). */
+  maxBodyBytes?: number;
+  fetch?: typeof fetch;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function subOf(token: string): string {
+  const payload = token.split('.')[1] ?? '';
+  return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub: string }).sub;
+}
+
+async function readUpstreamError(res: globalThis.Response): Promise<UpstreamError> {
+  return new UpstreamError(
+    res.status,
+    await res.text(),
+    res.headers.get('content-type') ?? 'application/problem+json',
+  );
+}
+
+/** Express router: `GET /token` for the signed-in user, and every other path proxied to Inlay as that user. */
+export function inlay(opts: InlayMiddlewareOptions): Router {
+  const base = opts.serviceUrl.replace(/\/+$/, '');
+  const doFetch = opts.fetch ?? globalThis.fetch;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
+  const cache = new TokenCache(opts.now);
+  const keyHeaders = { authorization: `Bearer ${opts.apiKey}`, 'x-api-version': '2025-09' };
+
+  async function mintFor(ref: string): Promise<globalThis.Response> {
+    return doFetch(`${base}/users/${encodeURIComponent(ref)}/token`, {
+      headers: keyHeaders,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  }
+
+  async function mint(hostUser: string, req: Request): Promise<CachedToken> {
+    let res = await mintFor(hostUser);
+    if (res.status === 404 && opts.autoCreateUsers) {
+      await res.body?.cancel();
+      const username = opts.autoCreateUsers.username(req);
+      const fullName = opts.autoCreateUsers.fullName?.(req);
+      const created = await doFetch(`${base}/users`, {
+        method: 'POST',
+        headers: { ...keyHeaders, 'content-type': 'application/json' },
+        body: JSON.stringify({ username, ...(fullName ? { fullName } : {}) }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      // 409: another request or node created the user first, which is just as good.
+      if (created.status !== 201 && created.status !== 409) throw await readUpstreamError(created);
+      await created.body?.cancel();
+      res = await mintFor(created.status === 201 ? hostUser : username);
+      if (res.status === 404) res = await mintFor(username);
+    }
+    if (!res.ok) throw await readUpstreamError(res);
+    const { token, expiresAt } = (await res.json()) as { token: string; expiresAt: string };
+    return { token, expiresAt: Date.parse(expiresAt), userId: subOf(token) };
+  }
+
+  async function session(
+    req: Request,
+    res: Response,
+  ): Promise<{ hostUser: string; token: CachedToken } | undefined> {
+    const hostUser = await opts.userId(req);
+    if (!hostUser) {
+      sendProblem(res, 401, 'unauthorized', 'Unauthorized', 'Sign in to use integrations');
+      return undefined;
+    }
+    return { hostUser, token: await cache.get(hostUser, () => mint(hostUser, req)) };
+  }
+
+  function fail(res: Response, err: unknown): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof UpstreamError) {
+      res.status(err.status).type(err.contentType).send(err.body);
+      return;
+    }
+    const name = (err as Error)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError')
+      sendProblem(
+        res,
+        504,
+        'upstream_timeout',
+        'Gateway Timeout',
+        `Inlay did not answer within ${timeoutMs} ms`,
+      );
+    else sendProblem(res, 502, 'upstream_error', 'Bad Gateway', 'Inlay could not be reached');
+  }
+
+  /** The request body to forward: JSON is rewritten so it can only name the session's user; anything else streams. */
+  async function bodyFor(req: Request, userId: string): Promise<RequestInit['body'] | 'too-large'> {
+    if (!BODY_METHODS.has(req.method)) return undefined;
+    // A host body parser ran first: the stream is spent and `req.body` holds the parsed value.
+    const parsedByHost = req.body !== undefined || req.readableEnded;
+    const json = req.is('application/json');
+    if (parsedByHost) return req.body === undefined ? undefined : JSON.stringify(withUser(req.body, userId));
+    const hasBody =
+      req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return undefined;
+    if (!json) return Readable.toWeb(req) as ReadableStream;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > maxBody) return 'too-large';
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    try {
+      return JSON.stringify(withUser(JSON.parse(text), userId));
+    } catch {
+      return text; // Invalid JSON: the service answers it with a 400 that names the problem.
+    }
+  }
+
+  const router = express.Router();
+
+  router.get('/token', async (req, res) => {
+    try {
+      const s = await session(req, res);
+      if (!s) return;
+      res
+        .set('cache-control', 'no-store')
+        .json({ token: s.token.token, expiresAt: new Date(s.token.expiresAt).toISOString() });
+    } catch (err) {
+      fail(res, err);
+    }
+  });
+
+  router.use(async (req, res) => {
+    try {
+      const s = await session(req, res);
+      if (!s) return;
+      const url = new URL(`${base}${req.url}`);
+      if (url.searchParams.has('userId')) url.searchParams.set('userId', s.token.userId);
+      const body = await bodyFor(req, s.token.userId);
+      if (body === 'too-large') {
+        sendProblem(
+          res,
+          413,
+          'payload_too_large',
+          'Payload Too Large',
+          `The request body exceeds ${maxBody} bytes`,
+        );
+        return;
+      }
+      const send = (token: string) => {
+        const headers = upstreamRequestHeaders(req.headers);
+        headers.set('authorization', `Bearer ${token}`);
+        headers.set('x-forwarded-for', req.ip ?? '');
+        headers.set('x-forwarded-proto', req.protocol);
+        if (typeof body === 'string') headers.set('content-type', 'application/json');
+        return doFetch(url, {
+          method: req.method,
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+          ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+        } as RequestInit);
+      };
+      let upstream = await send(s.token.token);
+      // A token the service no longer accepts (user re-created, keys rotated): mint once more and retry.
+      if (upstream.status === 401 && !(body instanceof ReadableStream)) {
+        await upstream.body?.cancel();
+        cache.forget(s.hostUser);
+        const fresh = await cache.get(s.hostUser, () => mint(s.hostUser, req));
+        upstream = await send(fresh.token);
+      }
+      res.status(upstream.status);
+      for (const [name, value] of downstreamResponseHeaders(upstream.headers)) res.setHeader(name, value);
+      if (!upstream.body) {
+        res.end();
+        return;
+      }
+      const stream = Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream);
+      stream.on('error', () => res.destroy());
+      res.on('close', () => stream.destroy());
+      stream.pipe(res);
+    } catch (err) {
+      fail(res, err);
+    }
+  });
+
+  return router;
+}
+
+/** Any `userId` in a JSON body becomes the session's user, at the top level and in arrays of objects. */
+function withUser(body: unknown, userId: string): unknown {
+  if (Array.isArray(body)) return body.map((b) => withUser(b, userId));
+  if (body && typeof body === 'object' && 'userId' in body) return { ...(body as object), userId };
+  return body;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['@inlay/source'] },
+  ssr: { resolve: { conditions: ['@inlay/source'] } },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // PGlite instances are memory-hungry; two files at a time suits a 2-core machine.
+    maxWorkers: 1,
+  },
+});

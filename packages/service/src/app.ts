@@ -1,0 +1,136 @@
+import { createServer, type Server } from 'node:http';
+import { type ConnectorDefinition, ConnectorRuntime, catalog } from '@inlay/connectors';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import { ensureBootstrapAccount } from './accounts/accounts.ts';
+import type { Config } from './config.ts';
+import { connectorOptionsRoutes } from './connectors/options-routes.ts';
+import { connectorIconRoutes, connectorsRoutes } from './connectors/routes.ts';
+import type { AppContext } from './context.ts';
+import { CredentialService } from './credentials/credential-service.ts';
+import { oauthAppRoutes } from './credentials/oauth-app-routes.ts';
+import { oauthCallbackRoutes } from './credentials/oauth-callback.ts';
+import { isLoopback, OAuthClient } from './credentials/oauth-client.ts';
+import { credentialsRoutes } from './credentials/routes.ts';
+import { Vault } from './credentials/vault.ts';
+import { executionsRoutes } from './executions/routes.ts';
+import { apiVersion } from './http/api-version.ts';
+import { authenticate, createAuthenticator } from './http/auth.ts';
+import { errorHandler, notFoundRoute } from './http/error-handler.ts';
+import { requestId } from './http/request-id.ts';
+import { requestLog } from './http/request-log.ts';
+import { requireJson } from './http/require-json.ts';
+import { installationsRoutes } from './installations/routes.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { mcpEndpoint } from './mcp/endpoint.ts';
+import { createMcpPorts } from './mcp/ports.ts';
+import { mcpServerRoutes } from './mcp/routes.ts';
+import { metaRoutes } from './meta/routes.ts';
+import { createStore, type Store } from './store/store.ts';
+import { UserTokens } from './tokens/user-tokens.ts';
+import { usersRoutes } from './users/routes.ts';
+import { createDefinitionCache } from './workflows/definitions.ts';
+import { workflowsRoutes } from './workflows/routes.ts';
+
+export interface CreateAppOptions {
+  /** A store to use instead of the one the config describes (tests share one). */
+  store?: Store;
+  logger?: Logger;
+  /** Connector definitions; the built-in catalog by default. */
+  connectors?: readonly ConnectorDefinition[];
+  fetch?: typeof fetch;
+}
+
+export type InlayApp = Express & { context: AppContext; close(): Promise<void> };
+
+export const JSON_LIMIT = '1mb';
+
+/** Builds the service: store (migrated), vault, signing keys, and the Express app that composes every feature. */
+export async function createApp(config: Config, opts: CreateAppOptions = {}): Promise<InlayApp> {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const store =
+    opts.store ?? (await createStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const closers: (() => Promise<void> | void)[] = [];
+  if (!opts.store) closers.push(() => store.close());
+  await store.migrate();
+  const vault = new Vault(config.masterKeys);
+  const tokens = new UserTokens(store.db, vault, config.publicUrl, config.jwtTtlSeconds);
+  await tokens.init();
+  if (config.bootstrapApiKey) {
+    const { created, accountId } = await ensureBootstrapAccount(store.db, config.bootstrapApiKey);
+    if (created) logger.info({ accountId }, 'created the bootstrap account');
+  }
+  const connectors = new ConnectorRuntime({
+    connectors: opts.connectors ?? catalog,
+    env: config.env,
+    fetch: opts.fetch,
+  });
+  // Plain-http OAuth endpoints only for local sandboxes, or anywhere outside production.
+  const oauth = new OAuthClient(connectors, {
+    fetch: opts.fetch,
+    allowHttp: (url) => !config.production || isLoopback(url),
+  });
+  const ctx: AppContext = {
+    config,
+    store,
+    db: store.db,
+    vault,
+    tokens,
+    connectors,
+    credentials: new CredentialService(store.db, vault, { connectors, oauth, logger }),
+    logger,
+    onClose: (fn) => closers.push(fn),
+  };
+  const defs = createDefinitionCache(store.db, ctx.connectors, config.publicUrl);
+  const auth = createAuthenticator(ctx);
+
+  const app = express() as InlayApp;
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+  app.use(requestId, requestLog(logger));
+  app.use(
+    cors({
+      exposedHeaders: ['x-api-version', 'x-request-id', 'retry-after', 'ratelimit', 'ratelimit-policy'],
+      maxAge: 600,
+    }),
+  );
+  app.use(apiVersion);
+  // The OAuth callback is public: the provider sends the browser there without a bearer token.
+  app.use(metaRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
+  // MCP reads its own body (JSON-RPC errors, not problem+json) and checks its own bearer.
+  app.all('/mcp/:serverId/:accessToken', mcpEndpoint(ctx, auth, defs, createMcpPorts()));
+  app.use(requireJson, express.json({ limit: JSON_LIMIT }));
+  app.use(authenticate(auth));
+  app.use(
+    usersRoutes(ctx),
+    workflowsRoutes(ctx, defs),
+    executionsRoutes(ctx),
+    installationsRoutes(ctx, defs),
+    connectorsRoutes(ctx),
+    credentialsRoutes(ctx),
+    oauthAppRoutes(ctx),
+    connectorOptionsRoutes(ctx),
+    mcpServerRoutes(ctx),
+  );
+  app.use(notFoundRoute);
+  app.use(errorHandler(logger));
+
+  app.context = ctx;
+  app.close = async () => {
+    for (const fn of closers.reverse()) await fn();
+  };
+  return app;
+}
+
+/** Listens with timeouts that keep a slow client from holding a request open forever. */
+export function listen(app: Express, port: number, host: string, requestTimeoutMs = 30_000): Promise<Server> {
+  const server = createServer(app);
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = Math.min(requestTimeoutMs, 20_000);
+  server.keepAliveTimeout = 5_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { createAccount } from './accounts/accounts.ts';
+import { createApp, listen } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { createStore, StoreLockedError } from './store/store.ts';
+
+const USAGE = `Usage: inlay <command> [options]
+
+Commands:
+  serve [--port N]              Start the API (migrations run first)
+  migrate                       Apply database migrations and exit
+  accounts create --name NAME   Create an account; prints {"accountId","apiKey"} as one JSON line
+
+Configuration comes from the environment: see the README (PORT, DATABASE_URL, INLAY_DATA_DIR, INLAY_MASTER_KEY, ...).
+`;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`inlay: ${message}\n`);
+  process.exit(code);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const config = loadConfig(process.env);
+  const storeOf = () => createStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+
+  switch (command) {
+    case 'serve': {
+      const { values } = parseArgs({ args: rest, options: { port: { type: 'string' } } });
+      const port = values.port === undefined ? config.port : Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        fail('--port must be an integer between 0 and 65535');
+      const logger = createLogger(config.logLevel);
+      const app = await createApp(config, { logger });
+      const server = await listen(app, port, config.host, config.requestTimeoutMs);
+      const address = server.address();
+      const bound = typeof address === 'object' && address ? address.port : port;
+      logger.info(
+        { port: bound, host: config.host, publicUrl: config.publicUrl, store: app.context.store.kind },
+        'inlay listening',
+      );
+      const stop = async () => {
+        logger.info('shutting down');
+        server.close();
+        await app.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return;
+    }
+    case 'migrate': {
+      const store = await storeOf();
+      await store.migrate();
+      await store.close();
+      process.stdout.write(`migrated (${store.kind})\n`);
+      return;
+    }
+    case 'accounts': {
+      const [sub, ...args] = rest;
+      if (sub !== 'create')
+        fail(`unknown accounts command "${sub ?? ''}"; use "accounts create --name NAME"`);
+      const { values } = parseArgs({
+        args,
+        options: { name: { type: 'string' }, test: { type: 'boolean' } },
+      });
+      const name = values.name?.trim();
+      if (!name) fail('accounts create needs --name NAME');
+      const store = await storeOf();
+      await store.migrate();
+      const created = await createAccount(store.db, name, { mode: values.test ? 'test' : 'live' });
+      await store.close();
+      process.stdout.write(`${JSON.stringify(created)}\n`);
+      return;
+    }
+    default:
+      fail(`unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  if (
+    err instanceof ConfigError ||
+    err instanceof StoreLockedError ||
+    (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+  )
+    fail(err.message);
+  process.stderr.write(`inlay: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+export interface RateLimitConfig {
+  /** Requests per window per API key; 0 turns the limit off. */
+  perKey: number;
+  /** Requests per window per user JWT. */
+  perUser: number;
+  windowSeconds: number;
+  /** `redis://…` to share counters through Redis instead of PostgreSQL. */
+  redisUrl?: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  /** PostgreSQL; when unset the store is PGlite in `dataDir` (or in memory for `memory://`). */
+  databaseUrl?: string;
+  /** Current master key first, then older ones still accepted for decryption. */
+  masterKeys: Buffer[];
+  bootstrapApiKey?: string;
+  mcpPort?: number;
+  logLevel: string;
+  jwtTtlSeconds: number;
+  logRetentionDays: number;
+  queue: 'memory' | 'pg-boss';
+  /** When false this node only enqueues (API node); `inlay worker` processes run jobs. */
+  runWorkers: boolean;
+  workerConcurrency: number;
+  stepTimeoutMs: number;
+  stepRetries: number;
+  maxStepOutputBytes: number;
+  /** First backoff of a step retry; doubles per attempt, with jitter. */
+  retryBaseMs: number;
+  /** Cap of one retry wait, `Retry-After` included. */
+  retryMaxMs: number;
+  /** How long a worker holds a run without a heartbeat before another may take it over. */
+  runLeaseMs: number;
+  /** Starts of one run (worker lost mid-run counts) before it is marked failed. */
+  runMaxAttempts: number;
+  /** A queued run not claimed within this time is dispatched again (its first dispatch was lost). */
+  dispatchTimeoutMs: number;
+  schedulerIntervalMs: number;
+  retentionIntervalMs: number;
+  /** How often an idle pg-boss worker polls for jobs. */
+  queuePollMs: number;
+  /** How long shutdown waits for running executions before handing them back to the queue. */
+  drainTimeoutMs: number;
+  requestTimeoutMs: number;
+  rateLimit: RateLimitConfig;
+  trustProxy: boolean | string;
+  /** Environment the connector runtime reads its `INLAY_CONNECTOR_*` overrides from. */
+  env: Record<string, string | undefined>;
+  production: boolean;
+}
+
+const int = (name: string, min: number, max: number, dflt: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be an integer`)
+    .min(min, `${name} must be at least ${min}`)
+    .max(max, `${name} must be at most ${max}`)
+    .default(dflt);
+
+const EnvSchema = z.object({
+  PORT: int('PORT', 0, 65535, 8080),
+  INLAY_HOST: z.string().default('127.0.0.1'),
+  INLAY_PUBLIC_URL: z.url({ error: 'INLAY_PUBLIC_URL must be an absolute URL' }).optional(),
+  INLAY_DATA_DIR: z.string().default('.inlay-data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
+    .optional(),
+  INLAY_MASTER_KEY: z.string().optional(),
+  INLAY_MASTER_KEY_PREVIOUS: z.string().optional(),
+  INLAY_BOOTSTRAP_API_KEY: z
+    .string()
+    .regex(
+      /^inlay_(live|test)_[A-Za-z0-9_-]{16,}$/,
+      'INLAY_BOOTSTRAP_API_KEY must look like inlay_live_<16+ chars>',
+    )
+    .optional(),
+  INLAY_MCP_PORT: int('INLAY_MCP_PORT', 1, 65535, 0).transform((v) => v || undefined),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  INLAY_JWT_TTL_SECONDS: int('INLAY_JWT_TTL_SECONDS', 60, 86_400, 1800),
+  INLAY_LOG_RETENTION_DAYS: int('INLAY_LOG_RETENTION_DAYS', 1, 3650, 30),
+  INLAY_QUEUE: z.enum(['memory', 'pg-boss']).optional(),
+  INLAY_RUN_WORKERS: z.enum(['true', 'false']).optional(),
+  INLAY_WORKER_CONCURRENCY: int('INLAY_WORKER_CONCURRENCY', 1, 256, 8),
+  INLAY_STEP_TIMEOUT_MS: int('INLAY_STEP_TIMEOUT_MS', 100, 600_000, 30_000),
+  INLAY_STEP_RETRIES: int('INLAY_STEP_RETRIES', 0, 10, 3),
+  INLAY_MAX_STEP_OUTPUT_BYTES: int('INLAY_MAX_STEP_OUTPUT_BYTES', 1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
+  INLAY_RETRY_BASE_MS: int('INLAY_RETRY_BASE_MS', 1, 60_000, 1000),
+  INLAY_RETRY_MAX_MS: int('INLAY_RETRY_MAX_MS', 1, 600_000, 30_000),
+  INLAY_RUN_LEASE_MS: int('INLAY_RUN_LEASE_MS', 300, 3_600_000, 60_000),
+  INLAY_RUN_MAX_ATTEMPTS: int('INLAY_RUN_MAX_ATTEMPTS', 1, 10, 3),
+  INLAY_DISPATCH_TIMEOUT_MS: int('INLAY_DISPATCH_TIMEOUT_MS', 500, 86_400_000, 300_000),
+  INLAY_SCHEDULER_INTERVAL_MS: int('INLAY_SCHEDULER_INTERVAL_MS', 50, 3_600_000, 5_000),
+  INLAY_RETENTION_INTERVAL_MS: int('INLAY_RETENTION_INTERVAL_MS', 50, 604_800_000, 3_600_000),
+  INLAY_QUEUE_POLL_MS: int('INLAY_QUEUE_POLL_MS', 500, 60_000, 2_000),
+  INLAY_DRAIN_TIMEOUT_MS: int('INLAY_DRAIN_TIMEOUT_MS', 0, 600_000, 10_000),
+  INLAY_REQUEST_TIMEOUT_MS: int('INLAY_REQUEST_TIMEOUT_MS', 1000, 600_000, 30_000),
+  INLAY_RATE_LIMIT_PER_KEY: int('INLAY_RATE_LIMIT_PER_KEY', 0, 10_000_000, 6000),
+  INLAY_RATE_LIMIT_PER_USER: int('INLAY_RATE_LIMIT_PER_USER', 0, 10_000_000, 600),
+  INLAY_RATE_LIMIT_WINDOW_SECONDS: int('INLAY_RATE_LIMIT_WINDOW_SECONDS', 1, 86_400, 60),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://')
+    .optional(),
+  INLAY_TRUST_PROXY: z.string().optional(),
+  NODE_ENV: z.string().optional(),
+});
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function parseMasterKey(value: string, name = 'INLAY_MASTER_KEY'): Buffer {
+  const key = Buffer.from(value.trim(), 'base64');
+  if (key.length !== 32 || key.toString('base64') !== value.trim().replace(/\s/g, ''))
+    throw new ConfigError(`${name} must be 32 bytes, base64-encoded (openssl rand -base64 32)`);
+  return key;
+}
+
+/** In development the master key lives next to the data; production must provide it. */
+function developmentMasterKey(dataDir: string, inMemory: boolean, warn: (msg: string) => void): Buffer {
+  if (inMemory) return randomBytes(32);
+  const file = join(dataDir, 'master.key');
+  if (existsSync(file)) return parseMasterKey(readFileSync(file, 'utf8'), file);
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
+  warn(
+    `INLAY_MASTER_KEY is not set: generated a development key in ${file}. Set INLAY_MASTER_KEY in production.`,
+  );
+  return key;
+}
+
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  opts: { warn?: (msg: string) => void } = {},
+): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message).join('; '));
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const warn = opts.warn ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+  const inMemory = e.INLAY_DATA_DIR.startsWith('memory://');
+  const dataDir = inMemory ? e.INLAY_DATA_DIR : resolve(e.INLAY_DATA_DIR);
+  let current: Buffer;
+  if (e.INLAY_MASTER_KEY) current = parseMasterKey(e.INLAY_MASTER_KEY);
+  else if (production) throw new ConfigError('INLAY_MASTER_KEY is required when NODE_ENV=production');
+  else current = developmentMasterKey(dataDir, inMemory, warn);
+  const previous = (e.INLAY_MASTER_KEY_PREVIOUS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((k) => parseMasterKey(k, 'INLAY_MASTER_KEY_PREVIOUS'));
+  const queue = e.INLAY_QUEUE ?? 'memory';
+  if (queue === 'pg-boss' && !e.DATABASE_URL) throw new ConfigError('INLAY_QUEUE=pg-boss needs DATABASE_URL');
+  return {
+    port: e.PORT,
+    host: e.INLAY_HOST,
+    publicUrl: (e.INLAY_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    masterKeys: [current, ...previous],
+    bootstrapApiKey: e.INLAY_BOOTSTRAP_API_KEY,
+    mcpPort: e.INLAY_MCP_PORT,
+    logLevel: e.LOG_LEVEL,
+    jwtTtlSeconds: e.INLAY_JWT_TTL_SECONDS,
+    logRetentionDays: e.INLAY_LOG_RETENTION_DAYS,
+    queue,
+    runWorkers: e.INLAY_RUN_WORKERS !== 'false',
+    workerConcurrency: e.INLAY_WORKER_CONCURRENCY,
+    stepTimeoutMs: e.INLAY_STEP_TIMEOUT_MS,
+    stepRetries: e.INLAY_STEP_RETRIES,
+    maxStepOutputBytes: e.INLAY_MAX_STEP_OUTPUT_BYTES,
+    retryBaseMs: e.INLAY_RETRY_BASE_MS,
+    retryMaxMs: e.INLAY_RETRY_MAX_MS,
+    runLeaseMs: e.INLAY_RUN_LEASE_MS,
+    runMaxAttempts: e.INLAY_RUN_MAX_ATTEMPTS,
+    dispatchTimeoutMs: e.INLAY_DISPATCH_TIMEOUT_MS,
+    schedulerIntervalMs: e.INLAY_SCHEDULER_INTERVAL_MS,
+    retentionIntervalMs: e.INLAY_RETENTION_INTERVAL_MS,
+    queuePollMs: e.INLAY_QUEUE_POLL_MS,
+    drainTimeoutMs: e.INLAY_DRAIN_TIMEOUT_MS,
+    requestTimeoutMs: e.INLAY_REQUEST_TIMEOUT_MS,
+    rateLimit: {
+      perKey: e.INLAY_RATE_LIMIT_PER_KEY,
+      perUser: e.INLAY_RATE_LIMIT_PER_USER,
+      windowSeconds: e.INLAY_RATE_LIMIT_WINDOW_SECONDS,
+      redisUrl: e.REDIS_URL,
+    },
+    trustProxy:
+      e.INLAY_TRUST_PROXY === undefined ? false : e.INLAY_TRUST_PROXY === 'true' ? true : e.INLAY_TRUST_PROXY,
+    env,
+    production,
+  };
+}

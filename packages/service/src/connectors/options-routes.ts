@@ -1,0 +1,25 @@
+import { OptionsQuery } from '@inlay/contract';
+import { Router } from 'express';
+import type { AppContext } from '../context.ts';
+import { notFound } from '../http/problem.ts';
+import { parse } from '../http/validate.ts';
+import { resolveUser } from '../users/resolve-user.ts';
+import { loadOptions, usableCredential } from './options.ts';
+
+/** `GET /connectors/{connector}/options/{source}?credentialId=`: a dynamic option list, live from the provider. */
+export function connectorOptionsRoutes(ctx: AppContext): Router {
+  const r = Router();
+  r.get('/connectors/:connector/options/:source', async (req, res) => {
+    const def = ctx.connectors.get(String(req.params.connector));
+    if (!def) throw notFound('Connector');
+    const source = String(req.params.source);
+    if (!Object.hasOwn(def.sources ?? {}, source)) throw notFound('Option source');
+    const q = parse(OptionsQuery, req.query, 'query');
+    const user = await resolveUser(ctx, req, q.userId);
+    const credential = await usableCredential(ctx, user, def, q.credentialId, 'query.credentialId', () =>
+      notFound('Credential'),
+    );
+    res.json({ data: await loadOptions(ctx, def, source, credential, 'query.credentialId', q.search) });
+  });
+  return r;
+}

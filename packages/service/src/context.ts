@@ -1,0 +1,21 @@
+import type { ConnectorRuntime } from '@inlay/connectors';
+import type { Config } from './config.ts';
+import type { CredentialService } from './credentials/credential-service.ts';
+import type { Vault } from './credentials/vault.ts';
+import type { Logger } from './logger.ts';
+import type { Db, Store } from './store/store.ts';
+import type { UserTokens } from './tokens/user-tokens.ts';
+
+/** What feature modules share: built once by `createApp`. */
+export interface AppContext {
+  config: Config;
+  store: Store;
+  db: Db;
+  vault: Vault;
+  tokens: UserTokens;
+  connectors: ConnectorRuntime;
+  credentials: CredentialService;
+  logger: Logger;
+  /** Called on shutdown, in reverse order of registration. */
+  onClose(fn: () => Promise<void> | void): void;
+}

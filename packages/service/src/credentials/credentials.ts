@@ -1,0 +1,42 @@
+import type { Credential } from '@inlay/contract';
+import { and, asc, eq } from 'drizzle-orm';
+import { credentials } from '../store/schema.ts';
+import type { Db } from '../store/store.ts';
+import type { CredentialRow } from './credential-service.ts';
+
+/** A credential as the API shows it: status and timestamps, never the sealed secret. */
+export const toCredential = (row: CredentialRow): Credential => ({
+  credentialId: row.id,
+  userId: row.userId,
+  connector: row.connector,
+  name: row.name,
+  type: row.type,
+  status: row.status,
+  statusReason: row.statusReason,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** A user's credentials, oldest first, optionally for one connector. */
+export function listCredentials(
+  db: Db,
+  filter: { accountId: string; userId: string; connector?: string },
+): Promise<CredentialRow[]> {
+  return db
+    .select()
+    .from(credentials)
+    .where(
+      and(
+        eq(credentials.accountId, filter.accountId),
+        eq(credentials.userId, filter.userId),
+        filter.connector ? eq(credentials.connector, filter.connector) : undefined,
+      ),
+    )
+    .orderBy(asc(credentials.createdAt), asc(credentials.id));
+}
+
+/** Provider reasons are shown to users and stored: keep them to one readable line. */
+export const shortReason = (reason: string, max = 500) => {
+  const line = reason.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};

@@ -1,0 +1,70 @@
+import type { OAuthApp } from '@inlay/contract';
+import { and, eq } from 'drizzle-orm';
+import { oauthApps } from '../store/schema.ts';
+import type { Db } from '../store/store.ts';
+import { rowAad, type Vault } from './vault.ts';
+
+export type OAuthAppRow = typeof oauthApps.$inferSelect;
+
+/** The account's OAuth client for one connector, secret decrypted: in memory only. */
+export interface OAuthClientApp {
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+}
+
+export const oauthAppAad = (row: { accountId: string; connector: string }) =>
+  rowAad('oauth_apps', row.accountId, row.connector);
+
+/** The redirect URI every provider app registers: one callback for all connectors and accounts. */
+export const oauthRedirectUri = (publicUrl: string) => `${publicUrl}/oauth/callback`;
+
+/** Creates or replaces the account's app for a connector; the client secret is sealed to its row. */
+export async function saveOAuthApp(
+  db: Db,
+  vault: Vault,
+  app: { accountId: string; connector: string; clientId: string; clientSecret: string; scopes: string[] },
+): Promise<OAuthAppRow> {
+  const now = new Date();
+  const values = {
+    accountId: app.accountId,
+    connector: app.connector,
+    clientId: app.clientId,
+    clientSecretSealed: vault.seal(app.clientSecret, oauthAppAad(app)),
+    keyId: vault.keyId,
+    scopes: app.scopes,
+    updatedAt: now,
+  };
+  const [row] = await db
+    .insert(oauthApps)
+    .values(values)
+    .onConflictDoUpdate({ target: [oauthApps.accountId, oauthApps.connector], set: values })
+    .returning();
+  return row!;
+}
+
+export async function loadOAuthApp(
+  db: Db,
+  vault: Vault,
+  accountId: string,
+  connector: string,
+): Promise<OAuthClientApp | undefined> {
+  const [row] = await db
+    .select()
+    .from(oauthApps)
+    .where(and(eq(oauthApps.accountId, accountId), eq(oauthApps.connector, connector)));
+  if (!row) return undefined;
+  return {
+    clientId: row.clientId,
+    clientSecret: vault.open(row.clientSecretSealed, oauthAppAad(row)),
+    scopes: row.scopes,
+  };
+}
+
+export const toOAuthApp = (row: OAuthAppRow, publicUrl: string): OAuthApp => ({
+  connector: row.connector,
+  clientId: row.clientId,
+  scopes: row.scopes,
+  redirectUri: oauthRedirectUri(publicUrl),
+  updatedAt: row.updatedAt.toISOString(),
+});

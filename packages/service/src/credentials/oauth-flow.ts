@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateOAuthCredentialBody, CredentialStatus, OAuthStartResponse } from '@inlay/contract';
+import { and, eq } from 'drizzle-orm';
+import * as oauth from 'oauth4webapi';
+import type { AppContext } from '../context.ts';
+import { invalid, unprocessable } from '../http/problem.ts';
+import { credentials } from '../store/schema.ts';
+import { checkCredentialFields } from './credential-fields.ts';
+import { shortReason } from './credentials.ts';
+import { loadOAuthApp, oauthRedirectUri } from './oauth-apps.ts';
+import { OAuthError } from './oauth-client.ts';
+import { consumeState, newState, saveState } from './oauth-states.ts';
+
+/** The origin of an http(s) URL, or undefined for anything else (`null` origins, other schemes, garbage). */
+export function httpOrigin(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts the authorization code flow: a pending credential, a single-use state (10 minutes, bound to the
+ * user, stored hashed with the PKCE verifier sealed), and the provider's consent URL.
+ */
+export async function startOAuth(
+  ctx: AppContext,
+  req: {
+    accountId: string;
+    userId: string;
+    body: CreateOAuthCredentialBody;
+    /** The browser's Origin header: where a popup posts its result when the body names no origin. */
+    requestOrigin?: string;
+  },
+): Promise<OAuthStartResponse> {
+  const { body } = req;
+  const def = ctx.connectors.get(body.connector);
+  if (!def) throw unprocessable('body.connector', 'exists', `no connector "${body.connector}"`);
+  if (def.auth.type !== 'oauth2')
+    throw unprocessable(
+      'body.connector',
+      'auth_type',
+      `${def.id} uses ${def.auth.type} credentials, not OAuth: use POST /credentials`,
+    );
+  const fields = checkCredentialFields(def.auth.fields ?? [], body.data ?? {}, 'body.data');
+  const app = await loadOAuthApp(ctx.db, ctx.vault, req.accountId, def.id);
+  if (!app)
+    throw unprocessable(
+      'body.connector',
+      'oauth_app',
+      `no OAuth app is registered for ${def.id}: PUT /connectors/${def.id}/oauth-app first`,
+    );
+  const popup = body.popup ?? body.redirectUri === undefined;
+  if (!popup && !body.redirectUri)
+    throw invalid('body.redirectUri', 'required', 'is required when popup is false');
+  const origin = popup
+    ? (httpOrigin(body.origin) ?? httpOrigin(body.redirectUri) ?? httpOrigin(req.requestOrigin))
+    : undefined;
+  if (popup && !origin)
+    throw invalid(
+      'body.origin',
+      'required',
+      'is required for a popup (the origin its result is posted to) when neither redirectUri nor an Origin header gives one',
+    );
+
+  const state = newState();
+  const codeVerifier = def.auth.pkce ? oauth.generateRandomCodeVerifier() : undefined;
+  let authorizeUrl: string;
+  try {
+    authorizeUrl = ctx.credentials.oauth!.authorizeUrl(
+      { def, fields, app },
+      {
+        redirectUri: oauthRedirectUri(ctx.config.publicUrl),
+        state,
+        codeChallenge: codeVerifier ? await oauth.calculatePKCECodeChallenge(codeVerifier) : undefined,
+      },
+    );
+  } catch (err) {
+    if (err instanceof OAuthError) throw unprocessable('body.connector', 'oauth_endpoint', err.reason);
+    throw err;
+  }
+  const credentialId = randomUUID();
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(credentials).values({
+      id: credentialId,
+      accountId: req.accountId,
+      userId: req.userId,
+      connector: def.id,
+      name: body.name ?? def.name,
+      type: 'oauth2',
+      status: 'pending',
+    });
+    await saveState(tx, ctx.vault, {
+      state,
+      accountId: req.accountId,
+      userId: req.userId,
+      credentialId,
+      redirectUri: body.redirectUri ?? null,
+      popup,
+      origin: origin ?? null,
+      secrets: { codeVerifier, fields },
+    });
+  });
+  return { credentialId, authorizeUrl };
+}
+
+export type CallbackOutcome =
+  | { ok: false; why: 'missing' | 'unknown' | 'used' | 'expired' }
+  | {
+      ok: true;
+      credentialId: string;
+      status: Extract<CredentialStatus, 'connected' | 'failed'>;
+      reason?: string;
+      popup: boolean;
+      origin: string | null;
+      redirectUri: string | null;
+    };
+
+/**
+ * Handles the provider's redirect: spends the state, exchanges the code (with the PKCE verifier and the
+ * client authentication the connector wants) and stores the tokens sealed. A provider error or denied
+ * consent marks the credential `failed` with the provider's reason. A missing, spent or expired state
+ * changes nothing.
+ */
+export async function completeOAuth(ctx: AppContext, params: URLSearchParams): Promise<CallbackOutcome> {
+  const state = params.get('state');
+  if (!state) return { ok: false, why: 'missing' };
+  const spent = await consumeState(ctx.db, ctx.vault, state);
+  if (!spent.ok) return spent;
+  const { row, secrets } = spent;
+  const [cred] = await ctx.db
+    .select()
+    .from(credentials)
+    .where(
+      and(
+        eq(credentials.id, row.credentialId),
+        eq(credentials.accountId, row.accountId),
+        eq(credentials.userId, row.userId),
+      ),
+    );
+  if (cred?.status !== 'pending') return { ok: false, why: 'used' };
+  const done = (status: 'connected' | 'failed', reason?: string): CallbackOutcome => ({
+    ok: true,
+    credentialId: cred.id,
+    status,
+    ...(reason ? { reason } : {}),
+    popup: row.popup,
+    origin: row.origin,
+    redirectUri: row.redirectUri,
+  });
+  const failed = async (reason: string) => {
+    await ctx.credentials.fail(cred, reason);
+    ctx.logger.info({ credentialId: cred.id, connector: cred.connector, reason }, 'OAuth connection failed');
+    return done('failed', shortReason(reason));
+  };
+
+  const def = ctx.connectors.get(cred.connector);
+  const app = def && (await loadOAuthApp(ctx.db, ctx.vault, cred.accountId, cred.connector));
+  if (!def || !app) return failed(`No OAuth app is registered for ${cred.connector} any more`);
+  try {
+    const tokens = await ctx.credentials.oauth!.exchangeCode(
+      { def, fields: secrets.fields, app },
+      {
+        params,
+        state,
+        redirectUri: oauthRedirectUri(ctx.config.publicUrl),
+        codeVerifier: secrets.codeVerifier,
+      },
+    );
+    if (!(await ctx.credentials.connect(cred, { fields: secrets.fields, oauth: tokens })))
+      return { ok: false, why: 'used' };
+    ctx.logger.info({ credentialId: cred.id, connector: cred.connector }, 'OAuth connection completed');
+    return done('connected');
+  } catch (err) {
+    if (err instanceof OAuthError) return failed(err.reason);
+    throw err;
+  }
+}

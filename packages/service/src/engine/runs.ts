@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { StepError } from '@inlay/contract';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { executionSteps, executions } from '../store/schema.ts';
+import type { Db, Tx } from '../store/store.ts';
+
+export type ExecutionRow = typeof executions.$inferSelect;
+export type NewStepRow = typeof executionSteps.$inferInsert;
+
+/** A run to create: which installed workflow version, for whom, started by what. */
+export interface NewRun {
+  accountId: string;
+  userId: string;
+  workflowId: string;
+  installationId: string;
+  version: number;
+  trigger: unknown;
+  triggerType: string;
+  rerunOf?: string;
+}
+
+/** The claim of one start of a run: writes carry it so a worker that lost the run cannot write to it. */
+export interface Claim {
+  executionId: string;
+  attempt: number;
+}
+
+/** Thrown when a run's row is gone (compliance delete) or another worker took it over. */
+export class RunLost extends Error {
+  override name = 'RunLost';
+}
+
+// Leases use the database clock: workers on several machines then agree on when one has expired.
+const inMs = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
+
+const owned = (c: Claim) =>
+  and(eq(executions.id, c.executionId), eq(executions.status, 'running'), eq(executions.attempts, c.attempt));
+
+/**
+ * The executions table is the queue's source of truth: a row is `queued` until a worker claims it
+ * (`running`, with a lease it renews), then `succeeded` or `failed`. For a queued row `leaseUntil` is the
+ * time by which a worker should have claimed it, after which it is dispatched again.
+ */
+export class RunStore {
+  constructor(
+    private readonly db: Db,
+    private readonly opts: { leaseMs: number; dispatchTimeoutMs: number; maxAttempts: number },
+  ) {}
+
+  /** Inserts queued rows (inside `tx` when given) and returns their ids in order. */
+  async create(runs: NewRun[], tx: Db | Tx = this.db): Promise<string[]> {
+    if (runs.length === 0) return [];
+    const now = new Date();
+    const rows = runs.map((r) => ({
+      id: randomUUID(),
+      accountId: r.accountId,
+      userId: r.userId,
+      workflowId: r.workflowId,
+      installationId: r.installationId,
+      version: r.version,
+      status: 'queued' as const,
+      finished: false,
+      trigger: r.trigger ?? {},
+      triggerType: r.triggerType,
+      rerunOf: r.rerunOf ?? null,
+      leaseUntil: inMs(this.opts.dispatchTimeoutMs),
+      startedAt: now,
+    }));
+    await tx.insert(executions).values(rows);
+    return rows.map((r) => r.id);
+  }
+
+  /** Takes a queued run for this worker; undefined when it is gone, taken, or done. */
+  async claim(executionId: string): Promise<ExecutionRow | undefined> {
+    const [row] = await this.db
+      .update(executions)
+      .set({
+        status: 'running',
+        attempts: sql`${executions.attempts} + 1`,
+        leaseUntil: inMs(this.opts.leaseMs),
+        startedAt: new Date(),
+      })
+      .where(and(eq(executions.id, executionId), eq(executions.status, 'queued')))
+      .returning();
+    return row;
+  }
+
+  /** Renews the lease; false when the run is no longer this worker's. */
+  async heartbeat(c: Claim): Promise<boolean> {
+    const rows = await this.db
+      .update(executions)
+      .set({ leaseUntil: inMs(this.opts.leaseMs) })
+      .where(owned(c))
+      .returning({ id: executions.id });
+    return rows.length > 0;
+  }
+
+  /** Records a finished step, renewing the lease in the same transaction; throws RunLost when not owned. */
+  async recordStep(c: Claim, step: NewStepRow): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(executions)
+        .set({ leaseUntil: inMs(this.opts.leaseMs) })
+        .where(owned(c))
+        .returning({ id: executions.id });
+      if (rows.length === 0) throw new RunLost(`execution ${c.executionId} is no longer this worker's`);
+      await tx.insert(executionSteps).values(step);
+    });
+  }
+
+  /** Ends a run. Only the owner's write lands: a deleted row stays deleted. */
+  async finish(c: Claim, outcome: { error?: StepError }): Promise<boolean> {
+    const rows = await this.db
+      .update(executions)
+      .set({
+        status: outcome.error ? 'failed' : 'succeeded',
+        finished: !outcome.error,
+        error: outcome.error ?? null,
+        stoppedAt: new Date(),
+        leaseUntil: null,
+      })
+      .where(owned(c))
+      .returning({ id: executions.id });
+    return rows.length > 0;
+  }
+
+  /** Lets the lease lapse now so the next sweep hands the run to another worker (used on shutdown). */
+  async release(c: Claim): Promise<void> {
+    await this.db.update(executions).set({ leaseUntil: sql`now()` }).where(owned(c));
+  }
+
+  /**
+   * Recovers runs whose lease lapsed: a queued run whose dispatch was lost is dispatched again; a running
+   * run whose worker died is queued again (its partial steps removed) or, after `maxAttempts` starts,
+   * failed with the reason. Rows are locked with SKIP LOCKED, so concurrent sweepers split the work.
+   * `everything` (single-process PGlite at start) treats every pending row as lapsed.
+   */
+  async sweep(opts: { everything?: boolean; limit?: number } = {}): Promise<string[]> {
+    const limit = opts.limit ?? 500;
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: executions.id, status: executions.status, attempts: executions.attempts })
+        .from(executions)
+        .where(
+          and(
+            inArray(executions.status, ['queued', 'running']),
+            opts.everything
+              ? undefined
+              : or(isNull(executions.leaseUntil), lt(executions.leaseUntil, sql`now()`)),
+          ),
+        )
+        .orderBy(asc(executions.leaseUntil))
+        .limit(limit)
+        .for('update', { skipLocked: true });
+      const requeue = rows.filter((r) => r.status === 'queued' || r.attempts < this.opts.maxAttempts);
+      const lost = rows.filter((r) => r.status === 'running' && r.attempts >= this.opts.maxAttempts);
+      const restart = requeue.filter((r) => r.status === 'running').map((r) => r.id);
+      if (restart.length) await tx.delete(executionSteps).where(inArray(executionSteps.executionId, restart));
+      if (requeue.length)
+        await tx
+          .update(executions)
+          .set({ status: 'queued', leaseUntil: inMs(this.opts.dispatchTimeoutMs) })
+          .where(
+            inArray(
+              executions.id,
+              requeue.map((r) => r.id),
+            ),
+          );
+      for (const r of lost)
+        await tx
+          .update(executions)
+          .set({
+            status: 'failed',
+            finished: false,
+            stoppedAt: new Date(),
+            leaseUntil: null,
+            error: {
+              code: 'worker_lost',
+              message: `The worker running this execution stopped before it finished; gave up after ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}`,
+            },
+          })
+          .where(eq(executions.id, r.id));
+      return requeue.map((r) => r.id);
+    });
+  }
+}

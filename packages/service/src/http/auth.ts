@@ -1,0 +1,71 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { LRUCache } from 'lru-cache';
+import { API_KEY_RE, sha256 } from '../accounts/api-keys.ts';
+import type { AppContext } from '../context.ts';
+import { apiKeys } from '../store/schema.ts';
+import type { Principal } from './principal.ts';
+import { forbidden, unauthorized } from './problem.ts';
+
+/** The credential of `Authorization: <any case of "bearer"> <credential>`. */
+export function bearer(header: string | undefined): string | undefined {
+  const m = /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m?.[1];
+}
+
+/** Resolves a bearer credential to a principal: API keys by hash (briefly cached), JWTs by signature. */
+export function createAuthenticator(ctx: AppContext) {
+  const keyCache = new LRUCache<string, { accountId: string; apiKeyId: string } | false>({
+    max: 10_000,
+    ttl: 30_000,
+  });
+
+  async function apiKey(key: string): Promise<Principal | undefined> {
+    const hash = sha256(key);
+    let hit = keyCache.get(hash);
+    if (hit === undefined) {
+      const [row] = await ctx.db
+        .select({ accountId: apiKeys.accountId, apiKeyId: apiKeys.id })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)));
+      hit = row ?? false;
+      keyCache.set(hash, hit);
+    }
+    return hit ? { kind: 'account', ...hit } : undefined;
+  }
+
+  async function resolve(credential: string | undefined): Promise<Principal | undefined> {
+    if (!credential) return undefined;
+    if (API_KEY_RE.test(credential)) return apiKey(credential);
+    const claims = await ctx.tokens.verify(credential);
+    return claims
+      ? { kind: 'user', accountId: claims.accountId, userId: claims.userId, tokenId: claims.jti }
+      : undefined;
+  }
+
+  return { resolve, forget: () => keyCache.clear() };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+/** Requires an API key or a user JWT. */
+export function authenticate(auth: Authenticator): RequestHandler {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const principal = await auth.resolve(bearer(req.headers.authorization));
+    if (!principal) throw unauthorized();
+    req.principal = principal;
+    next();
+  };
+}
+
+/** Authoring and account routes take an API key only. */
+export const requireApiKey: RequestHandler = (req, _res, next) => {
+  if (req.principal?.kind !== 'account')
+    throw forbidden('This route needs an API key; user tokens cannot use it');
+  next();
+};
+
+export function accountOf(req: Request): string {
+  if (!req.principal) throw unauthorized();
+  return req.principal.accountId;
+}

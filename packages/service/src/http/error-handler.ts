@@ -1,0 +1,97 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '../logger.ts';
+import { HttpProblem } from './problem.ts';
+import { routeLabel } from './route-label.ts';
+
+const BODY_ERRORS: Record<string, () => HttpProblem> = {
+  'entity.too.large': () =>
+    new HttpProblem(413, 'payload_too_large', 'The request body exceeds the 1 MB limit', {
+      errors: [{ field: 'body', rule: 'max_size', message: 'must be at most 1 MB' }],
+    }),
+  'entity.parse.failed': () =>
+    new HttpProblem(400, 'invalid_request', 'The request body is not valid JSON', {
+      errors: [{ field: 'body', rule: 'json', message: 'must be a JSON object or array' }],
+    }),
+  'encoding.unsupported': () =>
+    new HttpProblem(415, 'unsupported_media_type', 'Unsupported content encoding', {
+      errors: [
+        { field: 'header.content-encoding', rule: 'enum', message: 'must be identity, gzip or deflate' },
+      ],
+    }),
+  'charset.unsupported': () =>
+    new HttpProblem(415, 'unsupported_media_type', 'Unsupported charset', {
+      errors: [{ field: 'header.content-type', rule: 'charset', message: 'must be utf-8' }],
+    }),
+  'request.aborted': () => new HttpProblem(400, 'invalid_request', 'The request was aborted'),
+  'request.size.invalid': () =>
+    new HttpProblem(400, 'invalid_request', 'The body length does not match Content-Length', {
+      errors: [{ field: 'header.content-length', rule: 'match', message: 'must match the body length' }],
+    }),
+};
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+/** Database unreachable: the caller should retry, not see a 500. */
+export function isUnavailable(err: unknown): boolean {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (UNAVAILABLE_CODES.has(e.code)) return true;
+    const msg = String(e.message ?? '');
+    if (
+      /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error|Cannot use a pool after calling end/i.test(
+        msg,
+      )
+    )
+      return true;
+  }
+  return false;
+}
+
+export function toProblem(err: unknown): HttpProblem | undefined {
+  if (err instanceof HttpProblem) return err;
+  const type = (err as { type?: string })?.type;
+  if (type && BODY_ERRORS[type]) return BODY_ERRORS[type]();
+  if (isUnavailable(err))
+    return new HttpProblem(503, 'unavailable', 'The service is temporarily unavailable; retry shortly', {
+      headers: { 'retry-after': '5' },
+    });
+  const status = (err as { status?: number })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new HttpProblem(status, 'invalid_request', 'The request could not be processed');
+  return undefined;
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    let problem = toProblem(err);
+    if (!problem) {
+      logger.error({ reqId: req.requestId, err }, 'unhandled error');
+      problem = new HttpProblem(500, 'internal', 'An internal error occurred; it has been logged');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (problem.headers) res.set(problem.headers);
+    res
+      .status(problem.status)
+      .type('application/problem+json')
+      .send(JSON.stringify(problem.toBody(routeLabel(req), req.requestId)));
+  };
+}
+
+export const notFoundRoute: RequestHandler = (req) => {
+  throw new HttpProblem(404, 'not_found', `No route ${req.method} ${routeLabel(req)}`);
+};

@@ -1,0 +1,112 @@
+import {
+  CreateInstallationBody,
+  DeleteInstallationQuery,
+  type FormData,
+  InstallationsQuery,
+  UpdateInstallationBody,
+} from '@inlay/contract';
+import { eq } from 'drizzle-orm';
+import { type Request, Router } from 'express';
+import type { AppContext } from '../context.ts';
+import { notFound } from '../http/problem.ts';
+import { parse, pathId } from '../http/validate.ts';
+import { installations } from '../store/schema.ts';
+import { resolveUser } from '../users/resolve-user.ts';
+import type { DefinitionCache } from '../workflows/definitions.ts';
+import {
+  createInstallation,
+  deleteInstallation,
+  installedVersions,
+  installTargets,
+  valuesOf,
+} from './install.ts';
+import { validateInstall } from './install-validation.ts';
+import { listInstallations, toInstallation } from './installations.ts';
+
+/** Who the listing covers: a JWT sees its user only; an API key sees the account, or one user with `userId`. */
+async function scope(ctx: AppContext, req: Request, userRef: string | undefined) {
+  const p = req.principal!;
+  if (p.kind === 'account' && userRef === undefined) return { accountId: p.accountId };
+  const user = await resolveUser(ctx, req, userRef);
+  return { accountId: user.accountId, userId: user.id };
+}
+
+export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Router {
+  const r = Router();
+  const present = (i: Awaited<ReturnType<typeof listInstallations>>[number]) =>
+    toInstallation(i.row, i.workflowIds, ctx.config.publicUrl, ctx.vault);
+
+  r.get('/installations', async (req, res) => {
+    const q = parse(InstallationsQuery, req.query, 'query');
+    const rows = await listInstallations(ctx.db, await scope(ctx, req, q.userId));
+    res.json({ data: rows.map(present) });
+  });
+
+  /** One installation within the caller's scope; another account's or user's answers 404 like a missing one. */
+  const findScoped = async (req: Request, userRef: string | undefined) => {
+    const installationId = pathId(req.params.installationId, 'installationId');
+    const [hit] = await listInstallations(ctx.db, { ...(await scope(ctx, req, userRef)), installationId });
+    if (!hit) throw notFound('Installation');
+    return hit;
+  };
+
+  r.get('/installations/:installationId', async (req, res) => {
+    const q = parse(InstallationsQuery, req.query, 'query');
+    res.json({ data: present(await findScoped(req, q.userId)) });
+  });
+
+  r.post('/installations', async (req, res) => {
+    const body = parse(CreateInstallationBody, req.body, 'body');
+    const user = await resolveUser(ctx, req, body.userId, 'body.userId');
+    const target = await installTargets(ctx.db, defs, user.accountId, user.id, body.workflowIds);
+    const formData = await validateInstall(ctx, {
+      user,
+      workflows: target.workflows,
+      credentialIds: body.credentialIds,
+      values: body.values,
+    });
+    const id = await createInstallation(ctx.db, ctx.vault, {
+      accountId: user.accountId,
+      userId: user.id,
+      integrationId: target.integrationId,
+      workflows: target.workflows,
+      credentialIds: body.credentialIds,
+      formData,
+    });
+    const [hit] = await listInstallations(ctx.db, { accountId: user.accountId, installationId: id });
+    res.status(201).json({ data: present(hit!) });
+  });
+
+  // `values` and `credentialIds` replace what is stored and pass the same checks as an install.
+  r.patch('/installations/:installationId', async (req, res) => {
+    const body = parse(UpdateInstallationBody, req.body, 'body');
+    const { row } = await findScoped(req, body.userId);
+    const edits: Partial<typeof installations.$inferInsert> = {};
+    if (body.enabled !== undefined) edits.enabled = body.enabled;
+    if (body.values !== undefined || body.credentialIds !== undefined) {
+      const credentialIds = body.credentialIds ?? row.credentialIds;
+      edits.formData = await validateInstall(ctx, {
+        user: { accountId: row.accountId, id: row.userId },
+        workflows: await installedVersions(ctx.db, defs, row.id),
+        credentialIds,
+        values: body.values ?? valuesOf(row.formData as FormData[]),
+      });
+      edits.credentialIds = credentialIds;
+    }
+    if (Object.keys(edits).length)
+      await ctx.db
+        .update(installations)
+        .set({ ...edits, updatedAt: new Date() })
+        .where(eq(installations.id, row.id));
+    res.json({ data: present((await findScoped(req, body.userId))!) });
+  });
+
+  r.delete('/installations/:installationId', async (req, res) => {
+    const q = parse(DeleteInstallationQuery, req.query, 'query');
+    const { row } = await findScoped(req, q.userId);
+    await deleteInstallation(ctx.db, row, q.deleteCredentials === 'true');
+    res.json({ message: 'Success' });
+  });
+
+  return r;
+}

@@ -1,0 +1,134 @@
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { Request, RequestHandler, Response } from 'express';
+import type { AppContext } from '../context.ts';
+import { type Authenticator, bearer } from '../http/auth.ts';
+import { isUuid } from '../http/validate.ts';
+import { findUser, type UserRow } from '../users/users.ts';
+import type { DefinitionCache } from '../workflows/definitions.ts';
+import { buildMcpServer } from './factory.ts';
+import { Restrictions } from './restrictions.ts';
+import { findByToken } from './servers.ts';
+import type { McpPorts, McpSession } from './session.ts';
+
+export const MCP_MAX_BODY = 1024 * 1024;
+
+/** HTTP-level refusals still answer in JSON-RPC, so MCP clients can read them. */
+function rpcError(
+  res: Response,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  res
+    .status(status)
+    .set(headers)
+    .type('application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+const UNAUTHORIZED = -32001;
+const NOT_FOUND = -32004;
+const INVALID_PARAMS = -32602;
+
+async function userFor(
+  ctx: AppContext,
+  auth: Authenticator,
+  req: Request,
+  accountId: string,
+  principalUser?: string,
+) {
+  if (principalUser) return { user: await findUser(ctx.db, accountId, principalUser) };
+  const token = req.get('x-inlay-user-token');
+  if (token) {
+    const claims = await ctx.tokens.verify(token);
+    if (!claims || claims.accountId !== accountId)
+      return { error: 'x-inlay-user-token is not a valid user token of this account' };
+    return { user: await findUser(ctx.db, accountId, claims.userId) };
+  }
+  const ref = req.get('x-inlay-userid');
+  if (ref) {
+    const user = await findUser(ctx.db, accountId, ref);
+    return user ? { user } : { missing: true };
+  }
+  return {};
+}
+
+/** `POST /mcp/{serverId}/{accessToken}`: checks the URL, the bearer and the user, then hands over to the MCP SDK. */
+export function mcpEndpoint(
+  ctx: AppContext,
+  auth: Authenticator,
+  defs: DefinitionCache,
+  ports: McpPorts,
+): RequestHandler {
+  const handler = createMcpHandler((rc) => buildMcpServer(rc.authInfo?.extra?.session as McpSession), {
+    legacy: 'stateless',
+    maxRequestBodySize: MCP_MAX_BODY,
+    onerror: (err) => ctx.logger.debug({ err: err.message }, 'MCP request rejected'),
+  });
+  ctx.onClose(() => handler.close());
+  const serve = toNodeHandler(handler, {
+    maxRequestBodySize: MCP_MAX_BODY,
+    onerror: (err) => ctx.logger.error({ err }, 'MCP adapter error'),
+  });
+
+  return async (req, res) => {
+    const { serverId, accessToken } = req.params as { serverId: string; accessToken: string };
+    const server = isUuid(serverId)
+      ? await findByToken(ctx.db, serverId.toLowerCase(), accessToken)
+      : undefined;
+    if (!server) return rpcError(res, 404, NOT_FOUND, 'No MCP server at this URL');
+
+    const principal = await auth.resolve(bearer(req.headers.authorization));
+    if (!principal || principal.accountId !== server.accountId)
+      return rpcError(
+        res,
+        401,
+        UNAUTHORIZED,
+        'Send Authorization: Bearer <API key or user JWT> of this server’s account',
+        {
+          'www-authenticate': 'Bearer realm="inlay-mcp"',
+        },
+      );
+
+    const found = await userFor(
+      ctx,
+      auth,
+      req,
+      server.accountId,
+      principal.kind === 'user' ? principal.userId : undefined,
+    );
+    if ('error' in found) return rpcError(res, 401, UNAUTHORIZED, found.error as string);
+    if ('missing' in found)
+      return rpcError(res, 404, NOT_FOUND, 'x-inlay-userid names no user of this account');
+    if (principal.kind === 'user' && !found.user)
+      return rpcError(res, 401, UNAUTHORIZED, 'The user of this token no longer exists');
+
+    const credentialId = req.get('x-credential-id');
+    if (credentialId !== undefined && !isUuid(credentialId))
+      return rpcError(res, 400, INVALID_PARAMS, 'x-credential-id must be a UUID');
+    const redirectUri = req.get('x-redirect-uri');
+    if (redirectUri !== undefined && !URL.canParse(redirectUri))
+      return rpcError(res, 400, INVALID_PARAMS, 'x-redirect-uri must be an absolute URL');
+
+    const session: McpSession = {
+      ctx,
+      defs,
+      ports,
+      server,
+      accountId: server.accountId,
+      user: found.user as UserRow | undefined,
+      credentialId: credentialId?.toLowerCase(),
+      redirectUri,
+      restrictions: new Restrictions(server.restrictions as never),
+    };
+    (req as Request & { auth?: unknown }).auth = {
+      token: 'bearer',
+      clientId: server.id,
+      scopes: [],
+      extra: { session },
+    };
+    await serve(req, res);
+  };
+}

@@ -1,0 +1,21 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { registerPrompts } from './prompts.ts';
+import { registerResources } from './resources.ts';
+import type { McpSession } from './session.ts';
+import { registerTools } from './tools.ts';
+
+/** A fresh server per request, shaped by the session: its user, restrictions and ports. */
+export function buildMcpServer(s: McpSession): McpServer {
+  const server = new McpServer(
+    { name: `inlay:${s.server.name}`, version: '0.1.0' },
+    {
+      instructions:
+        s.server.description ??
+        'Inlay connectors and workflows. Start with list_connectors_inlay or list_workflows_inlay.',
+    },
+  );
+  registerTools(server, s);
+  registerResources(server, s);
+  registerPrompts(server, s);
+  return server;
+}

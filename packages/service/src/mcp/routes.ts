@@ -1,0 +1,32 @@
+import { CreateMcpServerBody } from '@inlay/contract';
+import { Router } from 'express';
+import type { AppContext } from '../context.ts';
+import { requireApiKey } from '../http/auth.ts';
+import { notFound } from '../http/problem.ts';
+import { parse, pathId } from '../http/validate.ts';
+import { createMcpServer, deleteMcpServer, listMcpServers, mcpUrl, toMcpServer } from './servers.ts';
+
+export function mcpServerRoutes(ctx: AppContext): Router {
+  const r = Router();
+
+  r.post('/mcp-servers', requireApiKey, async (req, res) => {
+    const body = parse(CreateMcpServerBody, req.body, 'body');
+    const { id, accessToken } = await createMcpServer(ctx.db, req.principal!.accountId, body);
+    res
+      .status(201)
+      .set('cache-control', 'no-store')
+      .json({ serverId: id, accessToken, url: mcpUrl(ctx.config.publicUrl, id, accessToken) });
+  });
+
+  r.get('/mcp-servers', requireApiKey, async (req, res) => {
+    res.json({ data: (await listMcpServers(ctx.db, req.principal!.accountId)).map(toMcpServer) });
+  });
+
+  r.delete('/mcp-servers/:serverId', requireApiKey, async (req, res) => {
+    const id = pathId(req.params.serverId, 'serverId');
+    if (!(await deleteMcpServer(ctx.db, req.principal!.accountId, id))) throw notFound('MCP server');
+    res.json({ message: 'Success' });
+  });
+
+  return r;
+}

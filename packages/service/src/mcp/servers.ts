@@ -1,0 +1,69 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { McpRestrictions, McpServer } from '@inlay/contract';
+import { and, asc, eq } from 'drizzle-orm';
+import { sha256 } from '../accounts/api-keys.ts';
+import { mcpServers } from '../store/schema.ts';
+import type { Db } from '../store/store.ts';
+
+export type McpServerRow = typeof mcpServers.$inferSelect;
+
+export const mcpUrl = (publicUrl: string, serverId: string, accessToken: string) =>
+  `${publicUrl}/mcp/${serverId}/${accessToken}`;
+
+export function toMcpServer(row: McpServerRow): McpServer {
+  return {
+    serverId: row.id,
+    name: row.name,
+    description: row.description,
+    restrictions: row.restrictions as McpRestrictions,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Creates a server; its access token is returned once and stored only as a hash. */
+export async function createMcpServer(
+  db: Db,
+  accountId: string,
+  body: { name: string; description?: string; restrictions?: McpRestrictions },
+) {
+  const id = randomUUID();
+  const accessToken = `inlay_mcp_${randomBytes(24).toString('base64url')}`;
+  await db.insert(mcpServers).values({
+    id,
+    accountId,
+    name: body.name,
+    description: body.description ?? null,
+    restrictions: body.restrictions ?? {},
+    tokenHash: sha256(accessToken),
+  });
+  return { id, accessToken };
+}
+
+export async function listMcpServers(db: Db, accountId: string) {
+  return db
+    .select()
+    .from(mcpServers)
+    .where(eq(mcpServers.accountId, accountId))
+    .orderBy(asc(mcpServers.createdAt));
+}
+
+export async function deleteMcpServer(db: Db, accountId: string, id: string): Promise<boolean> {
+  const gone = await db
+    .delete(mcpServers)
+    .where(and(eq(mcpServers.id, id), eq(mcpServers.accountId, accountId)))
+    .returning({ id: mcpServers.id });
+  return gone.length > 0;
+}
+
+/** The server an MCP URL names, when the access token matches; compared in constant time. */
+export async function findByToken(
+  db: Db,
+  id: string,
+  accessToken: string,
+): Promise<McpServerRow | undefined> {
+  const [row] = await db.select().from(mcpServers).where(eq(mcpServers.id, id));
+  if (!row) return undefined;
+  const given = Buffer.from(sha256(accessToken), 'hex');
+  const stored = Buffer.from(row.tokenHash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored) ? row : undefined;
+}

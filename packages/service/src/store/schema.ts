@@ -1,0 +1,345 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { precision: 3, withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export const accounts = pgTable('accounts', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    hash: text('hash').notNull(),
+    /** `inlay_live_abcd…`: enough to recognise a key in a list, useless to an attacker. */
+    prefix: text('prefix').notNull(),
+    mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    createdAt: createdAt(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_account_idx').on(t.accountId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    fullName: text('full_name'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_account_username_idx').on(t.accountId, t.username)],
+);
+
+/** Ed25519 keys that sign user JWTs; the private half is sealed by the vault. */
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  publicJwk: jsonb('public_jwk').notNull(),
+  privateJwkSealed: text('private_jwk_sealed').notNull(),
+  createdAt: createdAt(),
+  /** When set, the key no longer signs; it stays in the JWKS until tokens it signed have expired. */
+  retiredAt: ts('retired_at'),
+});
+
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    connector: text('connector'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('integrations_account_idx').on(t.accountId)],
+);
+
+export const workflows = pgTable(
+  'workflows',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    currentVersion: integer('current_version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('workflows_account_idx').on(t.accountId, t.createdAt)],
+);
+
+export const workflowVersions = pgTable(
+  'workflow_versions',
+  {
+    workflowId: uuid('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    definition: jsonb('definition').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workflowId, t.version] })],
+);
+
+export const credentials = pgTable(
+  'credentials',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    connector: text('connector').notNull(),
+    name: text('name').notNull(),
+    type: text('type', { enum: ['oauth2', 'apiKey', 'basic', 'none'] }).notNull(),
+    status: text('status', { enum: ['pending', 'connected', 'failed', 'expired'] }).notNull(),
+    statusReason: text('status_reason'),
+    /** Vault envelope (key id + AES-256-GCM); null while an OAuth connection is pending. */
+    sealed: text('sealed'),
+    keyId: text('key_id'),
+    /** When the OAuth access token expires, to refresh ahead of time. */
+    expiresAt: ts('expires_at'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('credentials_user_idx').on(t.userId, t.connector), index('credentials_key_idx').on(t.keyId)],
+);
+
+export const oauthApps = pgTable(
+  'oauth_apps',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    connector: text('connector').notNull(),
+    clientId: text('client_id').notNull(),
+    clientSecretSealed: text('client_secret_sealed').notNull(),
+    keyId: text('key_id').notNull(),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.connector] })],
+);
+
+export const oauthStates = pgTable(
+  'oauth_states',
+  {
+    /** SHA-256 of the `state` parameter. */
+    stateHash: text('state_hash').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialId: uuid('credential_id')
+      .notNull()
+      .references(() => credentials.id, { onDelete: 'cascade' }),
+    /** Sealed PKCE verifier and settings. */
+    sealed: text('sealed').notNull(),
+    keyId: text('key_id').notNull(),
+    redirectUri: text('redirect_uri'),
+    popup: boolean('popup').notNull().default(true),
+    origin: text('origin'),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
+);
+
+export const installations = pgTable(
+  'installations',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    enabled: boolean('enabled').notNull().default(true),
+    credentialIds: jsonb('credential_ids').$type<Record<string, string>>().notNull(),
+    /** The seed's `formData`: per workflow step, its fields with the values given. */
+    formData: jsonb('form_data').notNull(),
+    /** The webhook URL's secret, sealed by the vault so the URL can be shown again; null without webhook workflows. */
+    webhookSecretSealed: text('webhook_secret_sealed'),
+    installedAt: ts('installed_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('installations_account_user_idx').on(t.accountId, t.userId)],
+);
+
+/** A user's copy of a workflow: installed at a version, active or not. */
+export const userWorkflows = pgTable(
+  'user_workflows',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workflowId: uuid('workflow_id')
+      .notNull()
+      .references(() => workflows.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    installationId: uuid('installation_id')
+      .notNull()
+      .references(() => installations.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    active: boolean('active').notNull().default(true),
+    /** Denormalised from the definition so event fan-out and the scheduler need no JSON scan. */
+    triggerType: text('trigger_type', { enum: ['manual', 'event', 'webhook', 'schedule'] }).notNull(),
+    event: text('event'),
+    cron: text('cron'),
+    timezone: text('timezone'),
+    nextRunAt: ts('next_run_at'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.workflowId] }),
+    index('user_workflows_event_idx')
+      .on(t.userId, t.event)
+      .where(sql`${t.active} and ${t.triggerType} = 'event'`),
+    index('user_workflows_schedule_idx')
+      .on(t.nextRunAt)
+      .where(sql`${t.active} and ${t.triggerType} = 'schedule'`),
+    index('user_workflows_installation_idx').on(t.installationId),
+    index('user_workflows_workflow_idx').on(t.workflowId),
+  ],
+);
+
+export const executions = pgTable(
+  'executions',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workflowId: uuid('workflow_id').notNull(),
+    installationId: uuid('installation_id'),
+    version: integer('version').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    finished: boolean('finished').notNull().default(false),
+    /** What the run started with: the `data` of /run/*, a webhook body, a schedule tick. */
+    trigger: jsonb('trigger').notNull(),
+    triggerType: text('trigger_type').notNull(),
+    error: jsonb('error'),
+    rerunOf: uuid('rerun_of'),
+    attempts: integer('attempts').notNull().default(0),
+    /** Set while a worker holds the run; a stale lease means the worker died. */
+    leaseUntil: ts('lease_until'),
+    startedAt: ts('started_at').notNull(),
+    stoppedAt: ts('stopped_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A log page is (user, workflow) ordered by start: the index keeps it flat as history grows.
+    index('executions_logs_idx').on(t.userId, t.workflowId, t.startedAt, t.id),
+    index('executions_account_started_idx').on(t.accountId, t.startedAt),
+    index('executions_pending_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+export const executionSteps = pgTable(
+  'execution_steps',
+  {
+    executionId: uuid('execution_id')
+      .notNull()
+      .references(() => executions.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    userId: uuid('user_id').notNull(),
+    stepId: text('step_id').notNull(),
+    connector: text('connector').notNull(),
+    connectorId: uuid('connector_id').notNull(),
+    action: text('action').notNull(),
+    status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+    input: jsonb('input'),
+    /** The seed's `data`: `[[{id, json, statusCode?}]]`. */
+    data: jsonb('data').notNull(),
+    error: jsonb('error'),
+    attempts: integer('attempts').notNull().default(1),
+    truncated: boolean('truncated').notNull().default(false),
+    startedAt: ts('started_at').notNull(),
+    stoppedAt: ts('stopped_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.executionId, t.position] }),
+    index('execution_steps_user_idx').on(t.userId),
+  ],
+);
+
+export const mcpServers = pgTable(
+  'mcp_servers',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    restrictions: jsonb('restrictions').notNull(),
+    /** SHA-256 of the access token. */
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mcp_servers_account_idx').on(t.accountId)],
+);
+
+export const schema = {
+  accounts,
+  apiKeys,
+  users,
+  signingKeys,
+  integrations,
+  workflows,
+  workflowVersions,
+  credentials,
+  oauthApps,
+  oauthStates,
+  installations,
+  userWorkflows,
+  executions,
+  executionSteps,
+  mcpServers,
+};

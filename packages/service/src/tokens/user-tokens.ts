@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { JWT_ALGORITHM, JWT_AUDIENCE } from '@inlay/contract';
+import { createLocalJWKSet, errors, type JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
+import type { Vault } from '../credentials/vault.ts';
+import type { Db } from '../store/store.ts';
+import { loadOrCreateSigningKey, publishedKeys, rotateSigningKey, type SigningKey } from './signing-keys.ts';
+
+export interface VerifiedUserToken {
+  userId: string;
+  accountId: string;
+  jti: string;
+  exp: number;
+}
+
+/** Mints and verifies user JWTs (EdDSA, pinned `iss`/`aud`, required `exp`). */
+export class UserTokens {
+  #key?: SigningKey;
+  #jwks?: { set: ReturnType<typeof createLocalJWKSet>; doc: JSONWebKeySet; loadedAt: number };
+  #refreshing?: Promise<void>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly vault: Vault,
+    readonly issuer: string,
+    readonly ttlSeconds: number,
+  ) {}
+
+  async init(): Promise<void> {
+    this.#key = await loadOrCreateSigningKey(this.db, this.vault);
+    await this.#reloadJwks();
+  }
+
+  async mint(accountId: string, userId: string): Promise<{ token: string; expiresAt: Date }> {
+    const key = this.#key ?? (await loadOrCreateSigningKey(this.db, this.vault));
+    this.#key = key;
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + this.ttlSeconds;
+    const token = await new SignJWT({ acct: accountId })
+      .setProtectedHeader({ alg: JWT_ALGORITHM, kid: key.kid, typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(userId)
+      .setIssuedAt(now)
+      .setExpirationTime(exp)
+      .setJti(randomUUID())
+      .sign(key.privateKey);
+    return { token, expiresAt: new Date(exp * 1000) };
+  }
+
+  /** Returns the claims, or undefined for any token that does not verify. */
+  async verify(token: string): Promise<VerifiedUserToken | undefined> {
+    if (!this.#jwks) await this.#reloadJwks();
+    try {
+      return await this.#verifyWith(token);
+    } catch (err) {
+      // Another node may have rotated the key since we loaded the JWKS.
+      if (err instanceof errors.JWKSNoMatchingKey && Date.now() - (this.#jwks?.loadedAt ?? 0) > 5_000) {
+        await this.#reloadJwks();
+        try {
+          return await this.#verifyWith(token);
+        } catch {
+          return undefined;
+        }
+      }
+      return undefined;
+    }
+  }
+
+  async jwks(): Promise<JSONWebKeySet> {
+    if (!this.#jwks || Date.now() - this.#jwks.loadedAt > 60_000) await this.#reloadJwks();
+    return this.#jwks!.doc;
+  }
+
+  async rotate(): Promise<string> {
+    this.#key = await rotateSigningKey(this.db, this.vault);
+    await this.#reloadJwks();
+    return this.#key.kid;
+  }
+
+  async #verifyWith(token: string): Promise<VerifiedUserToken> {
+    const { payload } = await jwtVerify(token, this.#jwks!.set, {
+      algorithms: [JWT_ALGORITHM],
+      issuer: this.issuer,
+      audience: JWT_AUDIENCE,
+      requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+    });
+    if (typeof payload.acct !== 'string' || typeof payload.sub !== 'string')
+      throw new Error('missing claims');
+    return { userId: payload.sub, accountId: payload.acct, jti: payload.jti!, exp: payload.exp! };
+  }
+
+  #reloadJwks(): Promise<void> {
+    this.#refreshing ??= (async () => {
+      try {
+        const doc = { keys: await publishedKeys(this.db, this.ttlSeconds) } as JSONWebKeySet;
+        this.#jwks = { set: createLocalJWKSet(doc), doc, loadedAt: Date.now() };
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    return this.#refreshing;
+  }
+}

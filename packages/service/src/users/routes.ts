@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { CreateUserBody, UpdateUserBody } from '@inlay/contract';
+import { and, asc, eq } from 'drizzle-orm';
+import { type Request, Router } from 'express';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { requireApiKey } from '../http/auth.ts';
+import { conflict, notFound } from '../http/problem.ts';
+import { parse } from '../http/validate.ts';
+import { users } from '../store/schema.ts';
+import { resolveUser } from './resolve-user.ts';
+import { toUser } from './users.ts';
+
+const ListQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string; cause?: { code?: string } })?.code === '23505' ||
+  (err as { cause?: { code?: string } })?.cause?.code === '23505';
+
+/** The user named by the path, checked against any `?userId=` that names one too. */
+export async function pathUser(ctx: AppContext, req: Request) {
+  const user = await resolveUser(ctx, req, String(req.params.userId), 'path.userId');
+  const q = req.query.userId;
+  if (typeof q === 'string' && q !== user.id && q !== user.username) throw notFound('User');
+  return user;
+}
+
+export function usersRoutes(ctx: AppContext): Router {
+  const r = Router();
+  const { db } = ctx;
+
+  r.post('/users', requireApiKey, async (req, res) => {
+    const body = parse(CreateUserBody, req.body, 'body');
+    const id = randomUUID();
+    try {
+      await db.insert(users).values({
+        id,
+        accountId: req.principal!.accountId,
+        username: body.username,
+        fullName: body.fullName ?? null,
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('body.username', 'a user with this username already exists');
+      throw err;
+    }
+    res.status(201).json({ userId: id });
+  });
+
+  r.get('/users', requireApiKey, async (req, res) => {
+    const q = parse(ListQuery, req.query, 'query');
+    const rows = await db
+      .select()
+      .from(users)
+      .where(eq(users.accountId, req.principal!.accountId))
+      .orderBy(asc(users.createdAt), asc(users.id))
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit);
+    res.json({ data: rows.map(toUser) });
+  });
+
+  r.get('/users/:userId', async (req, res) => {
+    res.json({ data: toUser(await pathUser(ctx, req)) });
+  });
+
+  r.put('/users/:userId', requireApiKey, async (req, res) => {
+    const body = parse(UpdateUserBody, req.body, 'body');
+    const user = await pathUser(ctx, req);
+    try {
+      const [row] = await db
+        .update(users)
+        .set({
+          ...(body.username !== undefined ? { username: body.username } : {}),
+          ...(body.fullName !== undefined ? { fullName: body.fullName } : {}),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(users.id, user.id), eq(users.accountId, user.accountId)))
+        .returning();
+      res.json({ data: toUser(row!) });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('body.username', 'a user with this username already exists');
+      throw err;
+    }
+  });
+
+  r.delete('/users/:userId', requireApiKey, async (req, res) => {
+    const user = await pathUser(ctx, req);
+    // Credentials, installations and executions cascade with the user row, in one statement.
+    await db.delete(users).where(and(eq(users.id, user.id), eq(users.accountId, user.accountId)));
+    res.json({ message: 'Success' });
+  });
+
+  r.get('/users/:userId/token', requireApiKey, async (req, res) => {
+    const user = await pathUser(ctx, req);
+    const { token, expiresAt } = await ctx.tokens.mint(user.accountId, user.id);
+    res.set('cache-control', 'no-store').json({ token, expiresAt: expiresAt.toISOString() });
+  });
+
+  return r;
+}

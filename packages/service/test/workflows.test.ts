@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { connectorUuid } from '@inlay/connectors';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workflowVersions } from '../src/store/schema.ts';
+import { createUser, installDirect, seedAccount, slackDefinition, tokenFor } from './helpers/fixtures.ts';
+import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
+
+let svc: Service;
+let s: Awaited<ReturnType<typeof seedAccount>>;
+
+beforeAll(async () => {
+  svc = await startService();
+  s = await seedAccount(svc);
+});
+afterAll(() => svc?.close());
+
+describe('GET /workflows', () => {
+  it('lists the account’s workflows with every seed field typed', async () => {
+    const r = await svc.call('GET', `/workflows?userId=${s.userId}`, { auth: s.apiKey });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toHaveLength(1);
+    const wf = r.body.data[0];
+    expect(wf).toMatchObject({
+      workflowId: s.workflowId,
+      name: 'Post new deals to Slack',
+      integrationId: s.integrationId,
+      integrationName: 'Slack alerts',
+      version: 1,
+      installed: false,
+      active: false,
+      installationId: null,
+      trigger: { type: 'event', event: 'deal.created' },
+    });
+    expect(wf.workflowId).toMatch(UUID_RE);
+    expect(wf.createdAt).toMatch(ISO_MS_RE);
+    expect(wf.updatedAt).toMatch(ISO_MS_RE);
+    expect(wf.config).toEqual([expect.objectContaining({ name: 'channel', type: 'select', required: true })]);
+  });
+
+  it('lists each connector once, without transform and delay, with a stable UUID and an absolute icon URL', async () => {
+    const wf = (await svc.call('GET', `/workflows?userId=${s.userId}`, { auth: s.apiKey })).body.data[0];
+    expect(wf.connectors).toEqual([
+      { connectorId: connectorUuid('slack'), name: 'Slack', icon: `${svc.url}/connectors/slack/icon.svg` },
+      { connectorId: connectorUuid('http'), name: 'HTTP', icon: `${svc.url}/connectors/http/icon.svg` },
+    ]);
+    expect(connectorUuid('slack')).toMatch(UUID_RE);
+    const icon = await fetch(wf.connectors[0].icon);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toContain('image/svg+xml');
+    expect(await icon.text()).toContain('<svg');
+  });
+
+  it('shows installed and active for the given user only', async () => {
+    const other = await createUser(svc, s.apiKey, 'installer');
+    const installationId = await installDirect(svc.db, { ...s, userId: other });
+    const forOther = (await svc.call('GET', `/workflows?userId=installer`, { auth: s.apiKey })).body.data[0];
+    expect(forOther).toMatchObject({ installed: true, active: true, installationId, installedVersion: 1 });
+    const forAlice = (await svc.call('GET', `/workflows?userId=${s.userId}`, { auth: s.apiKey })).body
+      .data[0];
+    expect(forAlice).toMatchObject({ installed: false, active: false });
+    const deactivate = await svc.call('PUT', '/workflows/deactivate', {
+      auth: s.apiKey,
+      body: { userId: other, workflowId: s.workflowId },
+    });
+    expect(deactivate.body).toEqual({ message: 'Success' });
+    expect(
+      (await svc.call('GET', `/workflows/${s.workflowId}?userId=${other}`, { auth: s.apiKey })).body.data,
+    ).toMatchObject({ installed: true, active: false });
+    await svc.call('PUT', '/workflows/activate', {
+      auth: s.apiKey,
+      body: { userId: other, workflowId: s.workflowId },
+    });
+    expect(
+      (await svc.call('GET', `/workflows/${s.workflowId}?userId=${other}`, { auth: s.apiKey })).body.data
+        .active,
+    ).toBe(true);
+  });
+
+  it('activating a workflow the user has not installed is a 404', async () => {
+    expectProblem(
+      await svc.call('PUT', '/workflows/activate', {
+        auth: s.apiKey,
+        body: { userId: s.userId, workflowId: s.workflowId },
+      }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await svc.call('PUT', '/workflows/activate', { auth: s.apiKey, body: { userId: s.userId } }),
+      400,
+      'invalid_request',
+      'body.workflowId',
+      'required',
+    );
+  });
+
+  it('requires userId with an API key', async () => {
+    expectProblem(
+      await svc.call('GET', '/workflows', { auth: s.apiKey }),
+      400,
+      'invalid_request',
+      'query.userId',
+      'required',
+    );
+  });
+
+  it('lets a JWT see the list for its own user', async () => {
+    const jwt = await tokenFor(svc, s.apiKey, s.userId);
+    const r = await svc.call('GET', '/workflows', { auth: jwt });
+    expect(r.body.data.map((w: { workflowId: string }) => w.workflowId)).toEqual([s.workflowId]);
+  });
+});
+
+describe('authoring', () => {
+  it('publishes a new version on each PUT and keeps the old ones', async () => {
+    const def = slackDefinition();
+    const r = await svc.call('PUT', `/workflows/${s.workflowId}`, {
+      auth: s.apiKey,
+      body: { definition: def, name: 'Renamed' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ workflowId: s.workflowId, version: 2 });
+    const r3 = await svc.call('PUT', `/workflows/${s.workflowId}`, {
+      auth: s.apiKey,
+      body: { definition: def },
+    });
+    expect(r3.body.version).toBe(3);
+    const rows = await svc.db
+      .select()
+      .from(workflowVersions)
+      .where(eq(workflowVersions.workflowId, s.workflowId));
+    expect(rows.map((v) => v.version).sort()).toEqual([1, 2, 3]);
+    const wf = (await svc.call('GET', `/workflows/${s.workflowId}?userId=${s.userId}`, { auth: s.apiKey }))
+      .body.data;
+    expect(wf).toMatchObject({ version: 3, name: 'Renamed' });
+    const defn = await svc.call('GET', `/workflows/${s.workflowId}/definition`, { auth: s.apiKey });
+    expect(defn.body).toMatchObject({
+      workflowId: s.workflowId,
+      version: 3,
+      definition: { trigger: def.trigger },
+    });
+  });
+
+  it('rejects definitions that name unknown connectors, actions or sources with 422', async () => {
+    const def = slackDefinition();
+    const bad = (mut: (d: any) => void) => {
+      const d = structuredClone(def) as any;
+      mut(d);
+      return svc.call('POST', '/workflows', {
+        auth: s.apiKey,
+        body: { integrationId: s.integrationId, name: 'x', definition: d },
+      });
+    };
+    expectProblem(
+      await bad((d) => (d.steps[1].connector = 'nope')),
+      422,
+      'unprocessable',
+      'body.definition.steps[1].connector',
+      'exists',
+    );
+    expectProblem(
+      await bad((d) => (d.steps[1].action = 'nope')),
+      422,
+      'unprocessable',
+      'body.definition.steps[1].action',
+      'exists',
+    );
+    expectProblem(
+      await bad((d) => (d.config[0].options.source = 'nope')),
+      422,
+      'unprocessable',
+      'body.definition.config[0].options.source',
+      'exists',
+    );
+  });
+
+  it('rejects malformed definitions with 400 naming the field', async () => {
+    const def = slackDefinition() as any;
+    const post = (definition: unknown, extra = {}) =>
+      svc.call('POST', '/workflows', {
+        auth: s.apiKey,
+        body: { integrationId: s.integrationId, name: 'x', definition, ...extra },
+      });
+    expectProblem(
+      await post({ ...def, trigger: { type: 'carrier-pigeon' } }),
+      400,
+      'invalid_request',
+      'body.definition.trigger.type',
+    );
+    expectProblem(await post({ ...def, steps: [] }), 400, 'invalid_request', 'body.definition.steps', 'min');
+    expectProblem(
+      await post({ ...def, steps: [{ ...def.steps[0], id: 'x' }] }),
+      400,
+      'invalid_request',
+      'body.definition.steps[0].id',
+      'format',
+    );
+    expectProblem(
+      await post({ ...def, config: [{ ...def.config[0], stepId: randomUUID() }] }),
+      400,
+      'invalid_request',
+      'body.definition.config[0].stepId',
+    );
+    expectProblem(
+      await post(def, { integrationId: randomUUID() }),
+      422,
+      'unprocessable',
+      'body.integrationId',
+      'exists',
+    );
+  });
+
+  it('keeps authoring to API keys', async () => {
+    const jwt = await tokenFor(svc, s.apiKey, s.userId);
+    expectProblem(
+      await svc.call('POST', '/integrations', { auth: jwt, body: { name: 'x' } }),
+      403,
+      'forbidden',
+    );
+    expectProblem(
+      await svc.call('PUT', `/workflows/${s.workflowId}`, {
+        auth: jwt,
+        body: { definition: slackDefinition() },
+      }),
+      403,
+      'forbidden',
+    );
+  });
+});
+
+describe('isolation', () => {
+  it('answers 404 for another account’s workflow, exactly like a missing one', async () => {
+    const other = await seedAccount(svc, { username: 'zed' });
+    const foreign = await svc.call('GET', `/workflows/${s.workflowId}?userId=${other.userId}`, {
+      auth: other.apiKey,
+    });
+    const missing = await svc.call('GET', `/workflows/${randomUUID()}?userId=${other.userId}`, {
+      auth: other.apiKey,
+    });
+    expectProblem(foreign, 404, 'not_found');
+    expect(foreign.body.message).toBe(missing.body.message);
+    expectProblem(
+      await svc.call('PUT', `/workflows/${s.workflowId}`, {
+        auth: other.apiKey,
+        body: { definition: slackDefinition() },
+      }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await svc.call('GET', `/workflows?userId=${s.userId}`, { auth: other.apiKey }),
+      404,
+      'not_found',
+    );
+    const list = await svc.call('GET', `/workflows?userId=${other.userId}`, { auth: other.apiKey });
+    expect(list.body.data.map((w: { workflowId: string }) => w.workflowId)).toEqual([other.workflowId]);
+  });
+});
