@@ -41,7 +41,12 @@ export interface CreateAppOptions {
   fetch?: typeof fetch;
 }
 
-export type InlayApp = Express & { context: AppContext; close(): Promise<void> };
+export type InlayApp = Express & {
+  context: AppContext;
+  /** Serves only the MCP endpoint, on `INLAY_MCP_PORT`; set when that port is configured. */
+  mcpApp?: Express;
+  close(): Promise<void>;
+};
 
 export const JSON_LIMIT = '1mb';
 
@@ -99,7 +104,9 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   // The OAuth callback is public: the provider sends the browser there without a bearer token.
   app.use(metaRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
   // MCP reads its own body (JSON-RPC errors, not problem+json) and checks its own bearer.
-  app.all('/mcp/:serverId/:accessToken', mcpEndpoint(ctx, auth, defs, createMcpPorts()));
+  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts());
+  if (config.mcpPort) app.mcpApp = mcpApp(mcp, logger);
+  else app.all(MCP_PATH, mcp);
   app.use(requireJson, express.json({ limit: JSON_LIMIT }));
   app.use(authenticate(auth));
   app.use(
@@ -120,6 +127,24 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.close = async () => {
     for (const fn of closers.reverse()) await fn();
   };
+  return app;
+}
+
+const MCP_PATH = '/mcp/:serverId/:accessToken';
+
+/** The MCP endpoint on a listener of its own, so agents' traffic can be exposed or scaled apart from the API. */
+function mcpApp(endpoint: express.RequestHandler, logger: Logger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(
+    requestId,
+    requestLog(logger),
+    cors({ exposedHeaders: ['x-request-id', 'mcp-session-id'], maxAge: 600 }),
+  );
+  app.all(MCP_PATH, endpoint);
+  app.use(notFoundRoute);
+  app.use(errorHandler(logger));
   return app;
 }
 

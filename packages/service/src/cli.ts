@@ -45,9 +45,14 @@ async function main(argv: string[]): Promise<void> {
         { port: bound, host: config.host, publicUrl: config.publicUrl, store: app.context.store.kind },
         'inlay listening',
       );
+      const mcpServer = app.mcpApp
+        ? await listen(app.mcpApp, config.mcpPort ?? 0, config.host, config.requestTimeoutMs)
+        : undefined;
+      if (mcpServer) logger.info({ port: config.mcpPort, url: config.mcpPublicUrl }, 'inlay MCP listening');
       const stop = async () => {
         logger.info('shutting down');
         server.close();
+        mcpServer?.close();
         await app.close();
         process.exit(0);
       };

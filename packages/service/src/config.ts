@@ -24,6 +24,8 @@ export interface Config {
   masterKeys: Buffer[];
   bootstrapApiKey?: string;
   mcpPort?: number;
+  /** Base of the MCP URLs handed to agents: `INLAY_MCP_PUBLIC_URL`, else the public URL (on `mcpPort` if set). */
+  mcpPublicUrl: string;
   logLevel: string;
   jwtTtlSeconds: number;
   logRetentionDays: number;
@@ -85,6 +87,7 @@ const EnvSchema = z.object({
     )
     .optional(),
   INLAY_MCP_PORT: int('INLAY_MCP_PORT', 1, 65535, 0).transform((v) => v || undefined),
+  INLAY_MCP_PUBLIC_URL: z.url('INLAY_MCP_PUBLIC_URL must be an absolute URL').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INLAY_JWT_TTL_SECONDS: int('INLAY_JWT_TTL_SECONDS', 60, 86_400, 1800),
   INLAY_LOG_RETENTION_DAYS: int('INLAY_LOG_RETENTION_DAYS', 1, 3650, 30),
@@ -162,15 +165,17 @@ export function loadConfig(
     .map((k) => parseMasterKey(k, 'INLAY_MASTER_KEY_PREVIOUS'));
   const queue = e.INLAY_QUEUE ?? 'memory';
   if (queue === 'pg-boss' && !e.DATABASE_URL) throw new ConfigError('INLAY_QUEUE=pg-boss needs DATABASE_URL');
+  const publicUrl = (e.INLAY_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.INLAY_HOST,
-    publicUrl: (e.INLAY_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     masterKeys: [current, ...previous],
     bootstrapApiKey: e.INLAY_BOOTSTRAP_API_KEY,
     mcpPort: e.INLAY_MCP_PORT,
+    mcpPublicUrl: mcpPublicUrl(publicUrl, e.INLAY_MCP_PORT, e.INLAY_MCP_PUBLIC_URL),
     logLevel: e.LOG_LEVEL,
     jwtTtlSeconds: e.INLAY_JWT_TTL_SECONDS,
     logRetentionDays: e.INLAY_LOG_RETENTION_DAYS,
@@ -201,4 +206,12 @@ export function loadConfig(
     env,
     production,
   };
+}
+
+function mcpPublicUrl(publicUrl: string, mcpPort?: number, explicit?: string): string {
+  if (explicit) return explicit.replace(/\/+$/, '');
+  if (!mcpPort) return publicUrl;
+  const url = new URL(publicUrl);
+  url.port = String(mcpPort);
+  return url.toString().replace(/\/+$/, '');
 }

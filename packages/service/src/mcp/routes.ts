@@ -15,7 +15,7 @@ export function mcpServerRoutes(ctx: AppContext): Router {
     res
       .status(201)
       .set('cache-control', 'no-store')
-      .json({ serverId: id, accessToken, url: mcpUrl(ctx.config.publicUrl, id, accessToken) });
+      .json({ serverId: id, accessToken, url: mcpUrl(ctx.config.mcpPublicUrl, id, accessToken) });
   });
 
   r.get('/mcp-servers', requireApiKey, async (req, res) => {
