@@ -26,6 +26,8 @@ import { mcpEndpoint } from './mcp/endpoint.ts';
 import { createMcpPorts } from './mcp/ports.ts';
 import { mcpServerRoutes } from './mcp/routes.ts';
 import { metaRoutes } from './meta/routes.ts';
+import { createLimiters } from './ratelimit/limiters.ts';
+import { rateLimit } from './ratelimit/rate-limit.ts';
 import { createStore, type Store } from './store/store.ts';
 import { UserTokens } from './tokens/user-tokens.ts';
 import { usersRoutes } from './users/routes.ts';
@@ -88,6 +90,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   };
   const defs = createDefinitionCache(store.db, ctx.connectors, config.publicUrl);
   const auth = createAuthenticator(ctx);
+  const limiters = await createLimiters(config.rateLimit, store);
+  closers.push(() => limiters.close());
 
   const app = express() as InlayApp;
   app.disable('x-powered-by');
@@ -103,6 +107,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.use(apiVersion);
   // The OAuth callback is public: the provider sends the browser there without a bearer token.
   app.use(metaRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
+  // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
+  app.use(rateLimit(limiters, auth, config.rateLimit.windowSeconds));
   // MCP reads its own body (JSON-RPC errors, not problem+json) and checks its own bearer.
   const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts());
   if (config.mcpPort) app.mcpApp = mcpApp(mcp, logger);

@@ -1,0 +1,94 @@
+import { Redis } from 'ioredis';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+} from 'rate-limiter-flexible';
+import type { RateLimitConfig } from '../config.ts';
+import type { Store } from '../store/store.ts';
+
+/** Where the counters live: shared by every API node unless it is `memory`. */
+export type LimiterBackend = 'memory' | 'postgres' | 'redis';
+
+export interface Limiters {
+  backend: LimiterBackend;
+  /** Undefined when that quota is 0 (off). */
+  perKey?: RateLimiterAbstract;
+  perUser?: RateLimiterAbstract;
+  close(): Promise<void>;
+}
+
+export const RATE_LIMIT_TABLE = 'inlay_rate_limits';
+
+/** The library creates its table itself; wait for it so the first request does not see "table not created". */
+function postgresLimiter(pool: NonNullable<Store['pool']>, prefix: string, points: number, duration: number) {
+  return new Promise<RateLimiterPostgres>((resolve, reject) => {
+    const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+      {
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: RATE_LIMIT_TABLE,
+        keyPrefix: prefix,
+        points,
+        duration,
+        // Database down: count in memory rather than refuse every request or let every one through.
+        insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix: prefix }),
+      },
+      (err?: Error) => (err ? reject(err) : resolve(limiter)),
+    );
+  });
+}
+
+/** Builds the per-key and per-user limiters on Redis when configured, else PostgreSQL, else memory. */
+export async function createLimiters(config: RateLimitConfig, store: Store): Promise<Limiters> {
+  const { perKey, perUser, windowSeconds: duration, redisUrl } = config;
+  const closers: (() => Promise<unknown> | void)[] = [];
+  let backend: LimiterBackend = 'memory';
+  let make: (prefix: string, points: number) => Promise<RateLimiterAbstract>;
+
+  if (redisUrl) {
+    backend = 'redis';
+    // No offline queue: a request must not wait for a Redis that is down (the insurance limiter answers).
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.on('error', () => {});
+    closers.push(() => redis.quit().catch(() => redis.disconnect()));
+    await new Promise<void>((resolve) => {
+      const done = () => resolve();
+      redis.once('ready', done);
+      redis.once('error', done);
+    });
+    make = async (prefix, points) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: prefix,
+        points,
+        duration,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix: prefix }),
+      });
+  } else if (store.kind === 'postgres' && store.pool) {
+    backend = 'postgres';
+    const pool = store.pool;
+    make = async (prefix, points) => {
+      const limiter = await postgresLimiter(pool, prefix, points, duration);
+      closers.push(() =>
+        clearTimeout(
+          (limiter as unknown as { _clearExpiredTimeoutId?: NodeJS.Timeout })._clearExpiredTimeoutId,
+        ),
+      );
+      return limiter;
+    };
+  } else {
+    make = async (prefix, points) => new RateLimiterMemory({ keyPrefix: prefix, points, duration });
+  }
+
+  return {
+    backend,
+    perKey: perKey > 0 ? await make('key', perKey) : undefined,
+    perUser: perUser > 0 ? await make('user', perUser) : undefined,
+    async close() {
+      for (const fn of closers) await fn();
+    },
+  };
+}

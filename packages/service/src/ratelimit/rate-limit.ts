@@ -1,0 +1,63 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { Authenticator } from '../http/auth.ts';
+import { bearer } from '../http/auth.ts';
+import type { Principal } from '../http/principal.ts';
+import { HttpProblem } from '../http/problem.ts';
+import type { Limiters } from './limiters.ts';
+
+interface Quota {
+  policy: 'per-key' | 'per-user';
+  key: string;
+  limit: number;
+}
+
+function quotaFor(p: Principal, limiters: Limiters): Quota | undefined {
+  if (p.kind === 'account' && limiters.perKey)
+    return { policy: 'per-key', key: p.apiKeyId, limit: limiters.perKey.points };
+  if (p.kind === 'user' && limiters.perUser)
+    return { policy: 'per-user', key: `${p.accountId}:${p.userId}`, limit: limiters.perUser.points };
+  return undefined;
+}
+
+/** IETF draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy` (quota, window) and `RateLimit` (remaining, reset). */
+function setHeaders(res: Response, q: Quota, windowSeconds: number, r: RateLimiterRes) {
+  const reset = Math.max(0, Math.ceil(r.msBeforeNext / 1000));
+  res.set('ratelimit-policy', `"${q.policy}";q=${q.limit};w=${windowSeconds}`);
+  res.set('ratelimit', `"${q.policy}";r=${r.remainingPoints};t=${reset}`);
+  return reset;
+}
+
+/**
+ * Counts each authenticated request against its API key's or its user's quota. A request without a valid
+ * credential is not counted here: `authenticate` (or the MCP endpoint) answers it with 401.
+ * On `/mcp/…` the 429 is a JSON-RPC error, everywhere else a problem+json.
+ */
+export function rateLimit(limiters: Limiters, auth: Authenticator, windowSeconds: number): RequestHandler {
+  const off = !limiters.perKey && !limiters.perUser;
+  return async (req: Request, res: Response, next) => {
+    if (off) return next();
+    const principal = req.principal ?? (await auth.resolve(bearer(req.headers.authorization)));
+    const q = principal && quotaFor(principal, limiters);
+    if (!q) return next();
+    const limiter = q.policy === 'per-key' ? limiters.perKey! : limiters.perUser!;
+    try {
+      const r = await limiter.consume(q.key);
+      setHeaders(res, q, windowSeconds, r);
+      return next();
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      const retryAfter = Math.max(1, setHeaders(res, q, windowSeconds, err));
+      res.set('retry-after', String(retryAfter));
+      const detail = `Rate limit of ${q.limit} requests per ${windowSeconds} s (${q.policy}) exceeded; retry in ${retryAfter} s`;
+      if (req.path.startsWith('/mcp/')) {
+        res.status(429).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: detail } });
+        return;
+      }
+      throw new HttpProblem(429, 'rate_limited', detail, {
+        extra: { retryAfter },
+        headers: { 'retry-after': String(retryAfter) },
+      });
+    }
+  };
+}
