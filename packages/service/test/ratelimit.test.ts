@@ -123,7 +123,13 @@ async function twoNodes(extraEnv: Record<string, string>) {
     const line = await waitForOutput(child, (l) => l.includes('inlay listening'), 60_000);
     urls.push(`http://127.0.0.1:${JSON.parse(line).port}`);
   }
-  return { key, urls, stop: () => children.forEach((c) => c.kill('SIGTERM')) };
+  return {
+    key,
+    urls,
+    stop: () => {
+      for (const c of children) c.kill('SIGTERM');
+    },
+  };
 }
 
 async function sharedQuota(extraEnv: Record<string, string>, backend: string) {

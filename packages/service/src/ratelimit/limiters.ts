@@ -43,7 +43,7 @@ function postgresLimiter(pool: NonNullable<Store['pool']>, prefix: string, point
 /** Builds the per-key and per-user limiters on Redis when configured, else PostgreSQL, else memory. */
 export async function createLimiters(config: RateLimitConfig, store: Store): Promise<Limiters> {
   const { perKey, perUser, windowSeconds: duration, redisUrl } = config;
-  const closers: (() => Promise<unknown> | void)[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
   let backend: LimiterBackend = 'memory';
   let make: (prefix: string, points: number) => Promise<RateLimiterAbstract>;
 
@@ -72,11 +72,9 @@ export async function createLimiters(config: RateLimitConfig, store: Store): Pro
     const pool = store.pool;
     make = async (prefix, points) => {
       const limiter = await postgresLimiter(pool, prefix, points, duration);
-      closers.push(() =>
-        clearTimeout(
-          (limiter as unknown as { _clearExpiredTimeoutId?: NodeJS.Timeout })._clearExpiredTimeoutId,
-        ),
-      );
+      // Its clean-up timer would outlive the pool; it re-arms itself, so read the current one.
+      const timer = limiter as unknown as { _clearExpiredTimeoutId?: NodeJS.Timeout };
+      closers.push(async () => clearTimeout(timer._clearExpiredTimeoutId));
       return limiter;
     };
   } else {
