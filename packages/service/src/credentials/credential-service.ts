@@ -32,6 +32,9 @@ export interface CredentialServiceOptions {
   refreshAheadMs?: number;
 }
 
+/** How long a refreshed token is handed out again instead of refreshing once more after a 401. */
+const RECENT_REFRESH_MS = 60_000;
+
 type RefreshMode = { ahead: true } | { ahead?: false; staleToken?: string };
 
 const expiresAtOf = (tokens: TokenSet | undefined) => (tokens?.expiresAt ? new Date(tokens.expiresAt) : null);
@@ -162,14 +165,21 @@ export class CredentialService {
       if (!secrets) return undefined;
     }
     let current = secrets;
+    let refreshedAt = 0;
     return {
       credentialId: row.id,
       connector: row.connector,
       secrets,
       refresh: async () => {
         if (row.type !== 'oauth2') return undefined;
+        // A caller that pinned the secrets it got first (the runtime does, for every page of a listing)
+        // meets a 401 again with the old token: hand it the token refreshed moments ago, not a new refresh.
+        if (Date.now() - refreshedAt < RECENT_REFRESH_MS) return current;
         const fresh = await this.#refresh(row, { staleToken: current.oauth?.accessToken });
-        if (fresh) current = fresh;
+        if (fresh) {
+          current = fresh;
+          refreshedAt = Date.now();
+        }
         return fresh;
       },
     };
