@@ -13,6 +13,9 @@ import { oauthCallbackRoutes } from './credentials/oauth-callback.ts';
 import { isLoopback, OAuthClient } from './credentials/oauth-client.ts';
 import { credentialsRoutes } from './credentials/routes.ts';
 import { Vault } from './credentials/vault.ts';
+import { Engine } from './engine/engine.ts';
+import { runRoutes } from './engine/routes.ts';
+import { webhookRoutes } from './engine/webhook-routes.ts';
 import { executionsRoutes } from './executions/routes.ts';
 import { apiVersion } from './http/api-version.ts';
 import { authenticate, createAuthenticator } from './http/auth.ts';
@@ -45,6 +48,8 @@ export interface CreateAppOptions {
 
 export type InlayApp = Express & {
   context: AppContext;
+  /** The workflow engine of this node (runs, queue, scheduler, retention). */
+  workflowEngine: Engine;
   /** Serves only the MCP endpoint, on `INLAY_MCP_PORT`; set when that port is configured. */
   mcpApp?: Express;
   close(): Promise<void>;
@@ -90,6 +95,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   };
   const defs = createDefinitionCache(store.db, ctx.connectors, config.publicUrl);
   const auth = createAuthenticator(ctx);
+  const engine = new Engine(ctx, defs);
+  closers.push(() => engine.stop());
   const limiters = await createLimiters(config.rateLimit, store);
   closers.push(() => limiters.close());
 
@@ -107,18 +114,21 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.use(apiVersion);
   // The OAuth callback is public: the provider sends the browser there without a bearer token.
   app.use(metaRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
+  // Webhooks are public too: the secret in the URL is the credential.
+  app.use(webhookRoutes(ctx, engine));
   // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
   app.use(rateLimit(limiters, auth, config.rateLimit.windowSeconds));
   // MCP reads its own body (JSON-RPC errors, not problem+json) and checks its own bearer.
-  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts());
+  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine));
   if (config.mcpPort) app.mcpApp = mcpApp(mcp, logger);
   else app.all(MCP_PATH, mcp);
   app.use(requireJson, express.json({ limit: JSON_LIMIT }));
   app.use(authenticate(auth));
   app.use(
     usersRoutes(ctx),
-    workflowsRoutes(ctx, defs),
-    executionsRoutes(ctx),
+    workflowsRoutes(ctx, defs, { onToggle: engine.onToggle }),
+    executionsRoutes(ctx, { beforeDeleteUserLogs: (a, u) => engine.cancelUser(a, u) }),
+    runRoutes(ctx, engine),
     installationsRoutes(ctx, defs),
     connectorsRoutes(ctx),
     credentialsRoutes(ctx),
@@ -129,7 +139,9 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
 
+  await engine.start();
   app.context = ctx;
+  app.workflowEngine = engine;
   app.close = async () => {
     for (const fn of closers.reverse()) await fn();
   };

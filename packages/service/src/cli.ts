@@ -11,6 +11,7 @@ const USAGE = `Usage: inlay <command> [options]
 Commands:
   serve [--port N]              Start the API (migrations run first)
   migrate                       Apply database migrations and exit
+  worker                        Run workflow executions from the pg-boss queue (INLAY_QUEUE=pg-boss)
   accounts create --name NAME   Create an account; prints {"accountId","apiKey"} as one JSON line
 
 Configuration comes from the environment: see the README (PORT, DATABASE_URL, INLAY_DATA_DIR, INLAY_MASTER_KEY, ...).
@@ -53,6 +54,25 @@ async function main(argv: string[]): Promise<void> {
         logger.info('shutting down');
         server.close();
         mcpServer?.close();
+        await app.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return;
+    }
+    case 'worker': {
+      // A worker takes jobs from the shared queue; the in-process queue has nothing to hand it.
+      if (config.queue !== 'pg-boss')
+        fail('inlay worker needs INLAY_QUEUE=pg-boss and DATABASE_URL (PostgreSQL)');
+      const logger = createLogger(config.logLevel);
+      const app = await createApp({ ...config, runWorkers: true }, { logger });
+      logger.info(
+        { pid: process.pid, concurrency: config.workerConcurrency, queue: config.queue },
+        'inlay worker started',
+      );
+      const stop = async () => {
+        logger.info('worker stopping: finishing running executions');
         await app.close();
         process.exit(0);
       };

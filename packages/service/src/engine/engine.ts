@@ -1,12 +1,13 @@
 import type { AppContext } from '../context.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
+import { type ActionOutcome, type ActionRequest, actionRun, runAction } from './action-run.ts';
 import { Loop } from './loop.ts';
 import { MemoryQueue } from './memory-queue.ts';
 import { PgBossQueue } from './pgboss-queue.ts';
 import type { RunQueue } from './queue.ts';
 import { purgeExpiredExecutions } from './retention.ts';
-import { runExecution } from './runner.ts';
-import { type NewRun, RunLost, RunStore } from './runs.ts';
+import { type RunOutcome, runExecution } from './runner.ts';
+import { type ExecutionRow, type NewRun, RunLost, RunStore } from './runs.ts';
 import { fireDueSchedules, reschedule } from './scheduler.ts';
 
 /** Why a local run was aborted: the node is stopping (hand the run back) or its user's logs are being deleted. */
@@ -111,9 +112,34 @@ export class Engine {
 
   /** Runs one execution if it can be claimed: a deleted, finished or already-taken run is skipped. */
   async process(executionId: string): Promise<void> {
-    const { logger, config } = this.ctx;
     const row = await this.runs.claim(executionId);
     if (!row) return;
+    await this.#hold(row, (signal) => runExecution(this.ctx, this.defs, this.runs, row, signal));
+  }
+
+  /**
+   * Runs one connector action now, for a user, recorded like a one-step execution (MCP
+   * `execute_action_inlay`). Resolves with the execution id and, when it succeeded, the output.
+   */
+  async executeAction(req: ActionRequest): Promise<ActionOutcome & { executionId: string }> {
+    const row = await this.runs.createRunning(actionRun(req));
+    let outcome: ActionOutcome = {
+      error: { code: 'cancelled', message: 'The action was cancelled before it finished' },
+    };
+    await this.#hold(row, async (signal) => {
+      outcome = await runAction(this.ctx, this.runs, row, req, signal);
+      return outcome;
+    });
+    return { executionId: row.id, ...outcome };
+  }
+
+  /**
+   * Holds a claimed run while `work` runs it: renews its lease, records the outcome, and on a crash or a
+   * shutdown leaves the row in a state the sweeper can recover (handed back, or failed with a reason).
+   */
+  async #hold(row: ExecutionRow, work: (signal: AbortSignal) => Promise<RunOutcome>): Promise<void> {
+    const { logger, config } = this.ctx;
+    const executionId = row.id;
     const claim = { executionId, attempt: row.attempts };
     const controller = new AbortController();
     let settle!: () => void;
@@ -132,7 +158,7 @@ export class Engine {
     );
     const started = Date.now();
     try {
-      const outcome = await runExecution(this.ctx, this.defs, this.runs, row, controller.signal);
+      const outcome = await work(controller.signal);
       if (await this.runs.finish(claim, outcome))
         logger.info(
           {

@@ -1,17 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { connectorUuid, redact } from '@inlay/connectors';
 import type { StepError } from '@inlay/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { installations } from '../store/schema.ts';
 import { findUser } from '../users/users.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
+import { ACTION_TRIGGER } from './action-run.ts';
 import { configValues } from './config-values.ts';
 import { RunCredentials } from './run-credentials.ts';
 import type { ExecutionRow, RunStore } from './runs.ts';
 import { StepFailure } from './step-failure.ts';
+import { stepRecord } from './step-record.ts';
 import { runStep, type StepOutcome, stepTimeout } from './step-runner.ts';
-import { storable } from './storable.ts';
 import { resolveTemplates } from './templates.ts';
 
 export interface RunOutcome {
@@ -35,6 +34,14 @@ export async function runExecution(
   signal: AbortSignal,
 ): Promise<RunOutcome> {
   const claim = { executionId: row.id, attempt: row.attempts };
+  // An action run (MCP) is answered to its caller as it happens: a restart has nobody to answer.
+  if (row.triggerType === ACTION_TRIGGER)
+    return {
+      error: {
+        code: 'worker_lost',
+        message: 'The node running this action stopped before it finished; actions are not retried',
+      },
+    };
   const compiled = await defs.get(row.workflowId, row.version);
   if (!compiled)
     return {
@@ -65,7 +72,6 @@ export async function runExecution(
     { accountId: row.accountId, userId: row.userId },
     inst.credentialIds ?? {},
   );
-  const max = ctx.config.maxStepOutputBytes;
 
   for (const [position, step] of def.steps.entries()) {
     if (signal.aborted) throw signal.reason;
@@ -88,51 +94,21 @@ export async function runExecution(
       if (signal.aborted) throw signal.reason;
       outcome = { ok: false, failure: StepFailure.from(err), attempts: 1 };
     }
-    const secrets = creds.secrets();
-    const storedInput = storable(input, secrets, max);
-    let output: unknown;
-    let item: { json: unknown; statusCode?: number; truncated: boolean } | undefined;
-    let error: StepError | undefined;
-    if (outcome.ok) {
-      output = redact(outcome.output ?? null, secrets);
-      const s = storable(output, [], max);
-      item = { json: s.json, statusCode: outcome.statusCode, truncated: s.truncated };
-    } else {
-      const { statusCode, body } = outcome.failure.opts;
-      error = redact(outcome.failure.toStepError(), secrets);
-      // The provider's error response is part of the log: it usually says what was wrong.
-      if (statusCode !== undefined || body !== undefined) {
-        const s = storable(body ?? null, secrets, max);
-        item = { json: s.json, statusCode, truncated: s.truncated };
-      }
-    }
-    await runs.recordStep(claim, {
-      executionId: row.id,
+    const {
+      row: record,
+      output,
+      error,
+    } = stepRecord({
+      execution: row,
       position,
-      userId: row.userId,
-      stepId: step.id,
-      connector: step.connector,
-      connectorId: connectorUuid(step.connector),
-      action: step.action,
-      status: outcome.ok ? 'succeeded' : 'failed',
-      input: storedInput.json,
-      data: item
-        ? [
-            [
-              {
-                id: randomUUID(),
-                json: item.json,
-                ...(item.statusCode !== undefined ? { statusCode: item.statusCode } : {}),
-              },
-            ],
-          ]
-        : [[]],
-      error: error ?? null,
-      attempts: outcome.attempts,
-      truncated: Boolean(item?.truncated || storedInput.truncated),
+      step,
+      input,
+      outcome,
+      secrets: creds.secrets(),
+      maxBytes: ctx.config.maxStepOutputBytes,
       startedAt,
-      stoppedAt: new Date(),
     });
+    await runs.recordStep(claim, record);
     if (error) {
       const label = step.name ? `"${step.name}"` : `${step.connector}.${step.action}`;
       return { error: { ...error, message: `Step ${position + 1} (${label}) failed: ${error.message}` } };

@@ -12,7 +12,8 @@ export interface NewRun {
   accountId: string;
   userId: string;
   workflowId: string;
-  installationId: string;
+  /** Null for an action run, which has no installation. */
+  installationId: string | null;
   version: number;
   trigger: unknown;
   triggerType: string;
@@ -68,6 +69,30 @@ export class RunStore {
     }));
     await tx.insert(executions).values(rows);
     return rows.map((r) => r.id);
+  }
+
+  /** Inserts a run already claimed by the caller (attempt 1, leased), for work done right away. */
+  async createRunning(run: NewRun): Promise<ExecutionRow> {
+    const [row] = await this.db
+      .insert(executions)
+      .values({
+        id: randomUUID(),
+        accountId: run.accountId,
+        userId: run.userId,
+        workflowId: run.workflowId,
+        installationId: run.installationId,
+        version: run.version,
+        status: 'running',
+        finished: false,
+        trigger: run.trigger ?? {},
+        triggerType: run.triggerType,
+        rerunOf: run.rerunOf ?? null,
+        attempts: 1,
+        leaseUntil: inMs(this.opts.leaseMs),
+        startedAt: new Date(),
+      })
+      .returning();
+    return row!;
   }
 
   /** Takes a queued run for this worker; undefined when it is gone, taken, or done. */

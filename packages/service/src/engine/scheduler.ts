@@ -73,7 +73,7 @@ export async function reschedule(db: Db, userId: string, workflowId: string, act
     })
     .from(userWorkflows)
     .where(and(eq(userWorkflows.userId, userId), eq(userWorkflows.workflowId, workflowId)));
-  if (!row || row.triggerType !== 'schedule' || !row.cron) return;
+  if (row?.triggerType !== 'schedule' || !row.cron) return;
   await db
     .update(userWorkflows)
     .set({ nextRunAt: active ? (nextRun(row.cron, row.timezone ?? undefined) ?? null) : null })

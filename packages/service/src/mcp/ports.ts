@@ -1,14 +1,47 @@
+import type { Engine } from '../engine/engine.ts';
+import { findInstalled, runFor } from '../engine/installed.ts';
 import { type McpPorts, ToolFailure } from './session.ts';
 
 const pending = (what: string) => async (): Promise<never> => {
   throw new ToolFailure(`${what} is not available on this server yet.`);
 };
 
+// Built-ins every workflow may use; a server's connector restrictions speak of apps.
+const BUILT_INS = new Set(['transform', 'delay']);
+
 /** The acting tools' backends: the engine runs actions and workflows, the credential flows connect apps. */
-export function createMcpPorts(): McpPorts {
+export function createMcpPorts(engine: Engine): McpPorts {
   return {
-    executeAction: pending('execute_action_inlay'),
-    runWorkflow: pending('run_workflow_inlay'),
+    async executeAction(s, req) {
+      const r = await engine.executeAction({
+        accountId: s.accountId,
+        userId: s.user.id,
+        connector: req.connectorId,
+        action: req.actionId,
+        parameters: req.parameters,
+        credentialId: req.credentialId,
+      });
+      // The log holds the failure too; the agent gets its reason, already scrubbed of secrets.
+      if (r.error) throw new ToolFailure(`${r.error.message} (executionId ${r.executionId})`);
+      return {
+        executionId: r.executionId,
+        ...(r.statusCode !== undefined ? { statusCode: r.statusCode } : {}),
+        output: r.output ?? null,
+      };
+    },
+    async runWorkflow(s, workflowId, data) {
+      const installed = await findInstalled(s.ctx.db, s.accountId, s.user.id, workflowId);
+      if (!installed) throw new ToolFailure(`Workflow ${workflowId} is not installed for this user.`);
+      if (!installed.active || !installed.enabled)
+        throw new ToolFailure(`Workflow ${workflowId} is switched off for this user; activate it first.`);
+      const compiled = await s.defs.get(workflowId, installed.version);
+      const blocked = compiled?.definition.steps.find(
+        (st) => !BUILT_INS.has(st.connector) && !s.restrictions.connector(st.connector),
+      );
+      if (blocked)
+        throw new ToolFailure(`This server may not use ${blocked.connector}, which the workflow calls.`);
+      return engine.enqueue([runFor(installed, data, 'manual')]);
+    },
     createCredential: pending('create_credential_inlay'),
   };
 }

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { connectorUuid, redact } from '@inlay/connectors';
+import type { StepError } from '@inlay/contract';
+import type { ExecutionRow, NewStepRow } from './runs.ts';
+import type { StepOutcome } from './step-runner.ts';
+import { storable } from './storable.ts';
+
+/** What a step row stores, and what later steps and callers see of it. */
+export interface StepRecord {
+  row: NewStepRow;
+  /** The output, scrubbed of secrets (undefined when the step failed). */
+  output?: unknown;
+  statusCode?: number;
+  error?: StepError;
+}
+
+/**
+ * Builds the log row of one ended step in the seed's shape: `data: [[{id, json, statusCode?}]]` and the
+ * resolved input, both scrubbed of `secrets` and cut to `maxBytes` with a marker. A failed step keeps the
+ * provider's error response as its item: it usually says what was wrong.
+ */
+export function stepRecord(p: {
+  execution: Pick<ExecutionRow, 'id' | 'userId'>;
+  position: number;
+  step: { id: string; connector: string; action: string };
+  input: unknown;
+  outcome: StepOutcome;
+  secrets: readonly string[];
+  maxBytes: number;
+  startedAt: Date;
+}): StepRecord {
+  const { outcome, secrets, maxBytes } = p;
+  const storedInput = storable(p.input, secrets, maxBytes);
+  let output: unknown;
+  let item: { json: unknown; statusCode?: number; truncated: boolean } | undefined;
+  let error: StepError | undefined;
+  if (outcome.ok) {
+    output = redact(outcome.output ?? null, secrets);
+    const s = storable(output, [], maxBytes);
+    item = { json: s.json, statusCode: outcome.statusCode, truncated: s.truncated };
+  } else {
+    const { statusCode, body } = outcome.failure.opts;
+    error = redact(outcome.failure.toStepError(), secrets);
+    if (statusCode !== undefined || body !== undefined) {
+      const s = storable(body ?? null, secrets, maxBytes);
+      item = { json: s.json, statusCode, truncated: s.truncated };
+    }
+  }
+  const row: NewStepRow = {
+    executionId: p.execution.id,
+    position: p.position,
+    userId: p.execution.userId,
+    stepId: p.step.id,
+    connector: p.step.connector,
+    connectorId: connectorUuid(p.step.connector),
+    action: p.step.action,
+    status: outcome.ok ? 'succeeded' : 'failed',
+    input: storedInput.json,
+    data: item
+      ? [
+          [
+            {
+              id: randomUUID(),
+              json: item.json,
+              ...(item.statusCode !== undefined ? { statusCode: item.statusCode } : {}),
+            },
+          ],
+        ]
+      : [[]],
+    error: error ?? null,
+    attempts: outcome.attempts,
+    truncated: Boolean(item?.truncated || storedInput.truncated),
+    startedAt: p.startedAt,
+    stoppedAt: new Date(),
+  };
+  return outcome.ok ? { row, output, statusCode: outcome.statusCode } : { row, error };
+}
