@@ -1,0 +1,52 @@
+// Prints the gzip size of what a host ships for @inlay/react: the three surfaces, every hook and
+// @inlay/client, minified, plus styles.css. React, React DOM and TanStack Query are excluded (peers).
+// Locale catalogs other than English load on demand; the largest one is added to the total.
+// Exits 1 above the budget (25 kB), so `pnpm test` fails when the widget grows past it.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+
+const BUDGET = 25 * 1024;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = mkdtempSync(join(tmpdir(), 'inlay-size-'));
+try {
+  await build({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    resolve: { conditions: ['@inlay/source'] },
+    build: {
+      outDir: out,
+      minify: true,
+      target: 'es2022',
+      lib: { entry: join(root, 'src/index.ts'), formats: ['es'], fileName: 'inlay' },
+      rollupOptions: { external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\/react-query/] },
+    },
+  });
+  const files = readdirSync(out, { recursive: true })
+    .map(String)
+    .filter((f) => /\.(js|css)$/.test(f));
+  const size = (f) => gzipSync(readFileSync(join(out, f)), { level: 9 }).length;
+  // The stylesheet as shipped (not minified: an upper bound).
+  const cssBytes = gzipSync(readFileSync(join(root, 'src/styles.css')), { level: 9 }).length;
+  const locales = files.filter((f) => /\b(de|es|fr|ja)\b.*\.js$/.test(f));
+  const core = files.filter((f) => !locales.includes(f));
+  const coreBytes = core.reduce((n, f) => n + size(f), 0) + cssBytes;
+  const localeBytes = Math.max(0, ...locales.map(size));
+  const total = coreBytes + localeBytes;
+  const kb = (n) => `${(n / 1024).toFixed(2)} kB`;
+  for (const f of [...core, ...locales]) console.log(`  ${f.padEnd(32)} ${kb(size(f))} gzip`);
+  console.log(`  ${'styles.css'.padEnd(32)} ${kb(cssBytes)} gzip`);
+  console.log(
+    `@inlay/react + @inlay/client: ${kb(total)} gzip (core ${kb(coreBytes)} + largest locale ${kb(localeBytes)}); budget ${kb(BUDGET)}`,
+  );
+  if (total > BUDGET) {
+    console.error(`over budget by ${kb(total - BUDGET)}`);
+    process.exitCode = 1;
+  }
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}

@@ -1,0 +1,171 @@
+import { type Connector, OAuthError } from '@inlay/client';
+import { type FormEvent, useId, useState } from 'react';
+import { useConnect } from '../hooks/useConnect.ts';
+import { useCredentials } from '../hooks/useCredentials.ts';
+import { useInlay } from '../hooks/useInlay.ts';
+import { ErrorState, errorText, Icon } from './States.tsx';
+
+export interface ConnectorPickerProps {
+  connector: Connector;
+  value: string | undefined;
+  onChange: (credentialId: string | undefined) => void;
+  /** Progress to keep across the OAuth redirect fallback. */
+  resumeState: () => unknown;
+  error?: string;
+}
+
+const NEW = '__new__';
+
+/**
+ * Step one for one connector: pick one of the user's connected credentials or add one, by OAuth (popup
+ * opened synchronously in the click handler) or an API-key form that shows the provider's refusal inline.
+ */
+export function ConnectorPicker({ connector, value, onChange, resumeState, error }: ConnectorPickerProps) {
+  const { t } = useInlay();
+  const id = useId();
+  const creds = useCredentials(connector.id);
+  const connect = useConnect();
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const usable = (creds.data ?? []).filter((c) => c.status === 'connected');
+  const [choice, setChoice] = useState<string | undefined>(value);
+  const picked = choice ?? value ?? (usable.length ? undefined : NEW);
+  const busy = connect.pending === connector.id;
+
+  const select = (v: string) => {
+    setChoice(v);
+    onChange(v === NEW ? undefined : v);
+  };
+  const connected = (credentialId: string) => {
+    setChoice(credentialId);
+    onChange(credentialId);
+    setFields({});
+  };
+
+  // Synchronous up to `connect.oauth()`: the popup opens inside this click.
+  const startOAuth = () => {
+    setFormError(null);
+    connect.oauth(connector.id, { state: resumeState() }).then(
+      (r) => {
+        if (r.status === 'connected') connected(r.credentialId);
+        else if (r.via !== 'redirect') setFormError(t('connectFailed', { reason: r.reason ?? r.status }));
+      },
+      (e: unknown) =>
+        setFormError(
+          e instanceof OAuthError && e.code === 'popup_closed'
+            ? t('popupClosed')
+            : t('connectFailed', { reason: errorText(e) }),
+        ),
+    );
+  };
+
+  const submitKey = (e: FormEvent) => {
+    e.preventDefault();
+    setFormError(null);
+    connect.apiKey(connector.id, fields).then(
+      (c) => connected(c.credentialId),
+      (err: unknown) => setFormError(errorText(err)),
+    );
+  };
+
+  return (
+    <fieldset className="inlay-connector" aria-describedby={error ? `${id}-e` : undefined}>
+      <legend className="inlay-label">
+        <Icon src={connector.icon} size={20} /> {t('account', { app: connector.name })}
+      </legend>
+      {creds.isError && <ErrorState error={creds.error} onRetry={() => creds.refetch()} />}
+      {usable.length > 0 && (
+        <div className="inlay-radios">
+          {usable.map((c) => (
+            <label key={c.credentialId} className="inlay-option">
+              <input
+                type="radio"
+                name={`${id}-cred`}
+                value={c.credentialId}
+                checked={picked === c.credentialId}
+                onChange={() => select(c.credentialId)}
+              />
+              {c.name}
+            </label>
+          ))}
+          <label className="inlay-option">
+            <input
+              type="radio"
+              name={`${id}-cred`}
+              value={NEW}
+              checked={picked === NEW}
+              onChange={() => select(NEW)}
+            />
+            {t('newAccount')}
+          </label>
+        </div>
+      )}
+      {picked === NEW &&
+        (connector.authType === 'oauth2' ? (
+          <button
+            type="button"
+            className="inlay-button inlay-button-primary"
+            disabled={busy}
+            onClick={startOAuth}
+          >
+            {busy ? t('connecting') : t('connectWith', { app: connector.name })}
+          </button>
+        ) : (
+          <form
+            className="inlay-key-form"
+            onSubmit={submitKey}
+            aria-describedby={formError ? `${id}-fe` : undefined}
+          >
+            {connector.credentialFields.map((f) => (
+              <div key={f.name} className="inlay-field">
+                <label className="inlay-label" htmlFor={`${id}-${f.name}`}>
+                  {f.label}
+                  {f.required && (
+                    <>
+                      <span className="inlay-required" aria-hidden="true">
+                        {' *'}
+                      </span>
+                      <span className="inlay-sr-only"> ({t('required')})</span>
+                    </>
+                  )}
+                </label>
+                <input
+                  id={`${id}-${f.name}`}
+                  className="inlay-input"
+                  type={f.type === 'password' ? 'password' : f.type === 'url' ? 'url' : 'text'}
+                  autoComplete="off"
+                  required={f.required}
+                  placeholder={f.placeholder}
+                  aria-describedby={cx2(f.help && `${id}-${f.name}-h`, formError && `${id}-fe`)}
+                  aria-invalid={formError ? true : undefined}
+                  value={fields[f.name] ?? ''}
+                  onChange={(e) => setFields({ ...fields, [f.name]: e.target.value })}
+                />
+                {f.help && (
+                  <p id={`${id}-${f.name}-h`} className="inlay-help">
+                    {f.help}
+                  </p>
+                )}
+              </div>
+            ))}
+            <button type="submit" className="inlay-button inlay-button-primary" disabled={busy}>
+              {busy ? t('connecting') : t('saveCredential')}
+            </button>
+          </form>
+        ))}
+      {formError && (
+        <p id={`${id}-fe`} className="inlay-field-error" role="alert">
+          {formError}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-e`} className="inlay-field-error">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+const cx2 = (...ids: (string | false | null | undefined | '')[]) =>
+  ids.filter(Boolean).join(' ') || undefined;

@@ -1,0 +1,207 @@
+'use client';
+import type { LogEntry } from '@inlay/client';
+import { Fragment, useId, useState } from 'react';
+import { useInlay } from '../hooks/useInlay.ts';
+import { useRerun } from '../hooks/useRerun.ts';
+import { useWorkflowLogs } from '../hooks/useWorkflowLogs.ts';
+import { type ClassNames, cx, useControllableState } from '../utils.ts';
+import { JsonViewer } from './JsonViewer.tsx';
+import { Root } from './Root.tsx';
+import { ErrorState, errorText, Skeleton } from './States.tsx';
+
+export type ExecutionLogsSlot = 'toolbar' | 'table' | 'row' | 'details' | 'pager';
+
+export interface ExecutionLogsProps {
+  workflowId: string;
+  /** Runs per page, 1..30 (default 10). */
+  limit?: number;
+  /** Current page, 1-based (controlled); pair with `onPageChange`. */
+  page?: number;
+  defaultPage?: number;
+  onPageChange?: (page: number) => void;
+  /** `desc` (newest first, default) or `asc` (controlled); pair with `onOrderChange`. */
+  order?: 'asc' | 'desc';
+  defaultOrder?: 'asc' | 'desc';
+  onOrderChange?: (order: 'asc' | 'desc') => void;
+  className?: string;
+  classNames?: ClassNames<ExecutionLogsSlot>;
+}
+
+const durationOf = (l: LogEntry) => (l.stoppedAt ? Date.parse(l.stoppedAt) - Date.parse(l.startedAt) : null);
+
+/** A workflow's run history: start, duration and status per run, paging, refresh, rerun, and step details. */
+export function ExecutionLogs(props: ExecutionLogsProps) {
+  const { workflowId, classNames: cn = {} } = props;
+  const { t, format } = useInlay();
+  const limit = Math.min(30, Math.max(1, props.limit ?? 10));
+  const [page, setPage] = useControllableState(props.page, props.defaultPage ?? 1, props.onPageChange);
+  const [order, setOrder] = useControllableState(
+    props.order,
+    props.defaultOrder ?? 'desc',
+    props.onOrderChange,
+  );
+  const logs = useWorkflowLogs(workflowId, { page, limit, order });
+  const rerun = useRerun();
+  const [expanded, setExpanded] = useState<string | null>(null);
+  const id = useId();
+
+  const status = (s: LogEntry['status']) => <span className={`inlay-badge inlay-status-${s}`}>{t(s)}</span>;
+
+  return (
+    <Root className={cx('inlay-logs', props.className)}>
+      <div className={cx('inlay-toolbar', cn.toolbar)}>
+        <h3 id={`${id}-t`} className="inlay-logs-title">
+          {t('runs')}
+        </h3>
+        <label className="inlay-inline">
+          {t('order')}{' '}
+          <select
+            className="inlay-input"
+            value={order}
+            onChange={(e) => {
+              setOrder(e.target.value as 'asc' | 'desc');
+              setPage(1);
+            }}
+          >
+            <option value="desc">{t('newestFirst')}</option>
+            <option value="asc">{t('oldestFirst')}</option>
+          </select>
+        </label>
+        <button
+          type="button"
+          className="inlay-button"
+          onClick={() => logs.refetch()}
+          aria-busy={logs.isFetching || undefined}
+        >
+          {t('refresh')}
+        </button>
+      </div>
+      <p className="inlay-sr-only" role="status">
+        {rerun.isSuccess ? t('rerunStarted') : ''}
+      </p>
+      {rerun.isError && (
+        <p className="inlay-field-error" role="alert">
+          {errorText(rerun.error)}
+        </p>
+      )}
+      {logs.isPending ? (
+        <Skeleton rows={3} />
+      ) : logs.isError ? (
+        <ErrorState error={logs.error} onRetry={() => logs.refetch()} />
+      ) : !logs.data.length && page === 1 ? (
+        <p className="inlay-empty">{t('noRuns')}</p>
+      ) : (
+        <table className={cx('inlay-table', cn.table)} aria-labelledby={`${id}-t`}>
+          <thead>
+            <tr>
+              <th scope="col">{t('started')}</th>
+              <th scope="col">{t('duration')}</th>
+              <th scope="col">{t('status')}</th>
+              <th scope="col">{t('actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {logs.data.map((l) => {
+              const d = durationOf(l);
+              const open = expanded === l.executionId;
+              return (
+                <Fragment key={l.executionId}>
+                  <tr className={cn.row}>
+                    <td>
+                      <time dateTime={l.startedAt} title={format.relative(l.startedAt)}>
+                        {format.date(l.startedAt)}
+                      </time>
+                    </td>
+                    <td>{d === null ? '—' : format.duration(d)}</td>
+                    <td>{status(l.status)}</td>
+                    <td className="inlay-actions">
+                      <button
+                        type="button"
+                        className="inlay-button inlay-button-ghost"
+                        aria-expanded={open}
+                        aria-controls={open ? `${id}-${l.executionId}` : undefined}
+                        aria-label={`${t('details')}: ${format.date(l.startedAt)}`}
+                        onClick={() => setExpanded(open ? null : l.executionId)}
+                      >
+                        {t('details')}
+                      </button>
+                      <button
+                        type="button"
+                        className="inlay-button"
+                        aria-label={`${t('rerun')}: ${format.date(l.startedAt)}`}
+                        disabled={rerun.isPending && rerun.variables?.executionId === l.executionId}
+                        onClick={() => rerun.mutate({ workflowId, executionId: l.executionId })}
+                      >
+                        {t('rerun')}
+                      </button>
+                    </td>
+                  </tr>
+                  {open && (
+                    <tr id={`${id}-${l.executionId}`} className={cx('inlay-details', cn.details)}>
+                      <td colSpan={4}>
+                        <Steps entry={l} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {!logs.isPending && !logs.isError && (page > 1 || logs.data.length === limit) && (
+        <nav className={cx('inlay-pager', cn.pager)} aria-label={t('runs')}>
+          <button
+            type="button"
+            className="inlay-button"
+            disabled={page <= 1}
+            onClick={() => setPage(page - 1)}
+          >
+            {t('previous')}
+          </button>
+          <span aria-live="polite">{t('page', { page })}</span>
+          <button
+            type="button"
+            className="inlay-button"
+            disabled={logs.data.length < limit || logs.isPlaceholderData}
+            onClick={() => setPage(page + 1)}
+          >
+            {t('next')}
+          </button>
+        </nav>
+      )}
+    </Root>
+  );
+}
+
+function Steps({ entry }: { entry: LogEntry }) {
+  const { t, format } = useInlay();
+  return (
+    <>
+      {entry.error && <p className="inlay-field-error">{entry.error.message}</p>}
+      <ol className="inlay-run-steps">
+        {entry.results.map((r, i) => {
+          const d = r.stoppedAt ? Date.parse(r.stoppedAt) - Date.parse(r.startedAt) : null;
+          return (
+            <li key={`${r.stepId ?? i}`} className="inlay-run-step">
+              <div className="inlay-run-step-head">
+                <strong>
+                  {t('step', {
+                    n: i + 1,
+                    name: [r.connector, r.action].filter(Boolean).join(' · ') || r.connectorId,
+                  })}
+                </strong>
+                {r.status && <span className={`inlay-badge inlay-status-${r.status}`}>{t(r.status)}</span>}
+                {d !== null && <span className="inlay-muted">{format.duration(d)}</span>}
+              </div>
+              {r.error && <p className="inlay-field-error">{r.error.message}</p>}
+              {r.truncated && <p className="inlay-muted">{t('truncated')}</p>}
+              <JsonViewer label={t('input')} value={entry.inputs[i]?.data} />
+              <JsonViewer label={t('output')} value={r.data} />
+            </li>
+          );
+        })}
+      </ol>
+    </>
+  );
+}

@@ -1,0 +1,296 @@
+'use client';
+import type { Workflow } from '@inlay/client';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useConnectors } from '../hooks/useConnectors.ts';
+import { useInlay } from '../hooks/useInlay.ts';
+import { useToggleWorkflow } from '../hooks/useToggleWorkflow.ts';
+import { useUninstall } from '../hooks/useUninstall.ts';
+import { useWorkflows } from '../hooks/useWorkflows.ts';
+import type { MessageKey } from '../i18n/locales/en.ts';
+import { type ClassNames, cx, useControllableState } from '../utils.ts';
+import { Dialog } from './Dialog.tsx';
+import { ExecutionLogs } from './ExecutionLogs.tsx';
+import { InstallModal } from './InstallModal.tsx';
+import { Root } from './Root.tsx';
+import { ErrorState, errorText, Icon, Skeleton } from './States.tsx';
+
+export type IntegrationsPageSlot = 'toolbar' | 'group' | 'card' | 'badge' | 'actions' | 'empty';
+
+export interface IntegrationsPageProps {
+  className?: string;
+  classNames?: ClassNames<IntegrationsPageSlot>;
+  /** Search text (controlled); pair with `onSearchChange`. */
+  search?: string;
+  defaultSearch?: string;
+  onSearchChange?: (search: string) => void;
+  /** Category slug to show, `''` for all (controlled); pair with `onCategoryChange`. */
+  category?: string;
+  defaultCategory?: string;
+  onCategoryChange?: (category: string) => void;
+  /** Heading level of the integration groups (workflow names use the next level). Default 2. */
+  headingLevel?: 2 | 3 | 4 | 5;
+  /** Show the "Run history" toggle on installed workflows (default true). */
+  showLogs?: boolean;
+}
+
+const matches = (w: Workflow, q: string) =>
+  !q ||
+  [w.name, w.description ?? '', w.integrationName, ...w.connectors.map((c) => c.name)].some((s) =>
+    s.toLowerCase().includes(q),
+  );
+
+/**
+ * The marketplace: the account's workflows grouped by integration, with search, a category filter, and per
+ * workflow install, configure, enable/disable and uninstall (with confirmation).
+ */
+export function IntegrationsPage(props: IntegrationsPageProps) {
+  const { t, resume } = useInlay();
+  const { classNames: cn = {}, headingLevel = 2, showLogs = true } = props;
+  const workflows = useWorkflows();
+  const connectors = useConnectors();
+  const [search, setSearch] = useControllableState(
+    props.search,
+    props.defaultSearch ?? '',
+    props.onSearchChange,
+  );
+  const [category, setCategory] = useControllableState(
+    props.category,
+    props.defaultCategory ?? '',
+    props.onCategoryChange,
+  );
+  const [modal, setModal] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<Workflow | null>(null);
+  const [logsOf, setLogsOf] = useState<string | null>(null);
+  const toggle = useToggleWorkflow();
+  const uninstall = useUninstall();
+  const id = useId();
+
+  // Back from the OAuth redirect fallback: reopen the install flow it left.
+  useEffect(() => {
+    if (resume) setModal(resume.workflowId);
+  }, [resume]);
+
+  const categoryOf = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const c of connectors.data ?? []) m.set(c.connectorId, c.category);
+    return m;
+  }, [connectors.data]);
+
+  const categories = useMemo(() => {
+    const set = new Set<string>();
+    for (const w of workflows.data ?? [])
+      for (const c of w.connectors) {
+        const cat = categoryOf.get(c.connectorId);
+        if (cat) set.add(cat);
+      }
+    return [...set].sort();
+  }, [workflows.data, categoryOf]);
+
+  const groups = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    const out = new Map<string, Workflow[]>();
+    for (const w of workflows.data ?? []) {
+      if (!matches(w, q)) continue;
+      if (category && !w.connectors.some((c) => categoryOf.get(c.connectorId) === category)) continue;
+      const list = out.get(w.integrationName) ?? [];
+      list.push(w);
+      out.set(w.integrationName, list);
+    }
+    return [...out];
+  }, [workflows.data, search, category, categoryOf]);
+
+  const H = `h${headingLevel}` as 'h2';
+  const H2 = `h${headingLevel + 1}` as 'h3';
+  const catLabel = (c: string) => t(`category.${c}` as MessageKey) ?? c;
+
+  let body: React.ReactNode;
+  if (workflows.isPending) body = <Skeleton rows={4} />;
+  else if (workflows.isError)
+    body = <ErrorState error={workflows.error} onRetry={() => workflows.refetch()} />;
+  else if (!groups.length)
+    body = (
+      <p className={cx('inlay-empty', cn.empty)} role="status">
+        {workflows.data.length ? t('noMatches') : t('empty')}
+      </p>
+    );
+  else
+    body = groups.map(([name, list], gi) => (
+      <section key={name} className={cx('inlay-group', cn.group)} aria-labelledby={`${id}-g${gi}`}>
+        <H id={`${id}-g${gi}`} className="inlay-group-title">
+          {name}
+        </H>
+        <ul className="inlay-cards">
+          {list.map((w) => (
+            <li key={w.workflowId} className={cx('inlay-card', cn.card)}>
+              <div className="inlay-card-head">
+                <span className="inlay-icons">
+                  {w.connectors.map((c) => (
+                    <Icon key={c.connectorId} src={c.icon} />
+                  ))}
+                </span>
+                <H2 className="inlay-card-title">{w.name}</H2>
+                {w.installed && (
+                  <span className={cx('inlay-badge', 'inlay-badge-installed', cn.badge)}>
+                    {t('installed')}
+                  </span>
+                )}
+                {w.installed && (
+                  <span
+                    className={cx(
+                      'inlay-badge',
+                      w.active ? 'inlay-badge-active' : 'inlay-badge-paused',
+                      cn.badge,
+                    )}
+                  >
+                    {t(w.active ? 'active' : 'paused')}
+                  </span>
+                )}
+              </div>
+              {w.description && <p className="inlay-card-text">{w.description}</p>}
+              {w.connectors.length > 0 && (
+                <p className="inlay-muted">
+                  {t('apps', { apps: w.connectors.map((c) => c.name).join(', ') })}
+                </p>
+              )}
+              <div className={cx('inlay-actions', cn.actions)}>
+                {w.installed ? (
+                  <>
+                    <label className="inlay-switch">
+                      <input
+                        type="checkbox"
+                        role="switch"
+                        aria-checked={w.active}
+                        checked={w.active}
+                        aria-label={`${t('enable')}: ${w.name}`}
+                        disabled={toggle.isPending && toggle.variables?.workflowId === w.workflowId}
+                        onChange={(e) =>
+                          toggle.mutate({ workflowId: w.workflowId, active: e.target.checked })
+                        }
+                      />
+                      <span aria-hidden="true">{t('enable')}</span>
+                    </label>
+                    <button
+                      type="button"
+                      className="inlay-button"
+                      aria-label={`${t('configure')}: ${w.name}`}
+                      onClick={() => setModal(w.workflowId)}
+                    >
+                      {t('configure')}
+                    </button>
+                    {showLogs && (
+                      <button
+                        type="button"
+                        className="inlay-button inlay-button-ghost"
+                        aria-expanded={logsOf === w.workflowId}
+                        aria-label={`${t('showRuns')}: ${w.name}`}
+                        onClick={() => setLogsOf(logsOf === w.workflowId ? null : w.workflowId)}
+                      >
+                        {t('showRuns')}
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      className="inlay-button inlay-button-danger"
+                      aria-label={`${t('uninstall')}: ${w.name}`}
+                      onClick={() => setConfirm(w)}
+                    >
+                      {t('uninstall')}
+                    </button>
+                  </>
+                ) : (
+                  <button
+                    type="button"
+                    className="inlay-button inlay-button-primary"
+                    aria-label={`${t('install')}: ${w.name}`}
+                    onClick={() => setModal(w.workflowId)}
+                  >
+                    {t('install')}
+                  </button>
+                )}
+              </div>
+              {toggle.isError && toggle.variables?.workflowId === w.workflowId && (
+                <p className="inlay-field-error" role="alert">
+                  {errorText(toggle.error)}
+                </p>
+              )}
+              {showLogs && logsOf === w.workflowId && w.installed && (
+                <ExecutionLogs workflowId={w.workflowId} />
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+    ));
+
+  return (
+    <Root className={cx('inlay-page', props.className)}>
+      <div className={cx('inlay-toolbar', cn.toolbar)}>
+        <input
+          type="search"
+          className="inlay-input"
+          aria-label={t('search')}
+          placeholder={t('search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        {categories.length > 0 && (
+          <select
+            className="inlay-input"
+            aria-label={t('category')}
+            value={category}
+            onChange={(e) => setCategory(e.target.value)}
+          >
+            <option value="">{t('allCategories')}</option>
+            {categories.map((c) => (
+              <option key={c} value={c}>
+                {catLabel(c)}
+              </option>
+            ))}
+          </select>
+        )}
+      </div>
+      {body}
+      {modal && <InstallModal workflowId={modal} open onOpenChange={(o) => !o && setModal(null)} />}
+      <Dialog
+        open={!!confirm}
+        role="alertdialog"
+        onClose={() => setConfirm(null)}
+        labelledBy={`${id}-ct`}
+        describedBy={`${id}-cd`}
+        className="inlay-dialog-small"
+      >
+        {confirm && (
+          <>
+            <h2 id={`${id}-ct`} className="inlay-dialog-title">
+              {t('uninstallTitle', { name: confirm.name })}
+            </h2>
+            <p id={`${id}-cd`}>{t('uninstallBody')}</p>
+            {uninstall.isError && (
+              <p className="inlay-field-error" role="alert">
+                {errorText(uninstall.error)}
+              </p>
+            )}
+            <div className="inlay-dialog-footer">
+              <button type="button" className="inlay-button" data-autofocus onClick={() => setConfirm(null)}>
+                {t('cancel')}
+              </button>
+              <button
+                type="button"
+                className="inlay-button inlay-button-danger"
+                disabled={uninstall.isPending}
+                onClick={() =>
+                  uninstall.mutate(
+                    { installationId: confirm.installationId!, workflowId: confirm.workflowId },
+                    { onSuccess: () => setConfirm(null) },
+                  )
+                }
+              >
+                {t('uninstall')}
+              </button>
+            </div>
+          </>
+        )}
+      </Dialog>
+    </Root>
+  );
+}

@@ -1,0 +1,98 @@
+// @vitest-environment jsdom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IntegrationsPage } from '../../src/index.ts';
+import { api, seed, tokenOf } from '../seed.ts';
+import { renderWidget } from './render.tsx';
+
+afterEach(cleanup);
+const props = () => ({ baseUrl: seed.url, getToken: tokenOf('market') });
+
+const card = (name: string) => screen.getByRole('heading', { name }).closest('li')!;
+
+describe('<IntegrationsPage> against the service', () => {
+  it('lists workflows grouped by integration, with icons and installed/active badges', async () => {
+    renderWidget(<IntegrationsPage />, props());
+    expect(screen.getByRole('status')).toHaveProperty('textContent', 'Loading…');
+    await screen.findByRole('heading', { name: 'Slack alerts', level: 2 });
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Slack alerts',
+      'Discord alerts',
+      'Billing',
+    ]);
+    const slack = card('Post new deals to Slack');
+    expect(within(slack).getByText('Installed')).toBeTruthy();
+    expect(within(slack).getByText('Paused')).toBeTruthy();
+    expect(within(slack).getByRole('switch', { name: /Enabled/ })).toHaveProperty('checked', false);
+    expect(slack.querySelector('img')!.getAttribute('src')).toBe(`${seed.url}/connectors/slack/icon.svg`);
+    const discord = card('Announce won deals on Discord');
+    expect(within(discord).queryByText('Installed')).toBeNull();
+    expect(
+      within(discord).getByRole('button', { name: 'Install: Announce won deals on Discord' }),
+    ).toBeTruthy();
+  });
+
+  it('filters by search text and by category', async () => {
+    const user = userEvent.setup();
+    renderWidget(<IntegrationsPage />, props());
+    await screen.findByRole('heading', { name: 'Billing' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search integrations' }), 'discord');
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+      'Announce won deals on Discord',
+    ]);
+    await user.clear(screen.getByRole('searchbox'));
+    const category = screen.getByRole('combobox', { name: 'Category' });
+    expect(
+      within(category)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All categories', 'Communication', 'Payments', 'Utilities']);
+    await user.selectOptions(category, 'payments');
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+      'Look up Stripe customers',
+    ]);
+    await user.type(screen.getByRole('searchbox'), 'slack');
+    expect(screen.getByRole('status').textContent).toBe('No integrations match your search.');
+  });
+
+  it('enables a workflow, then uninstalls it after confirmation', async () => {
+    const user = userEvent.setup();
+    const { events } = renderWidget(<IntegrationsPage />, props());
+    await screen.findByRole('heading', { name: 'Post new deals to Slack' });
+    await user.click(within(card('Post new deals to Slack')).getByRole('switch'));
+    await waitFor(() => expect(within(card('Post new deals to Slack')).getByText('Active')).toBeTruthy());
+    const wf = await api('GET', `/workflows/${seed.workflowId}?userId=market`);
+    expect(wf.body.data.active).toBe(true);
+    expect(events).toContainEqual({ type: 'toggled', workflowId: seed.workflowId, active: true });
+
+    await user.click(screen.getByRole('button', { name: 'Uninstall: Post new deals to Slack' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Uninstall Post new deals to Slack?' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Uninstall' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() =>
+      expect(within(card('Post new deals to Slack')).getByRole('button', { name: /^Install/ })).toBeTruthy(),
+    );
+    const after = await api('GET', '/installations?userId=market');
+    expect(after.body.data).toEqual([]);
+    expect(events.some((e) => (e as { type: string }).type === 'uninstalled')).toBe(true);
+  });
+
+  it('shows an error with a retry when the service is unreachable', async () => {
+    const user = userEvent.setup();
+    let tries = 0;
+    renderWidget(<IntegrationsPage />, {
+      baseUrl: seed.url,
+      getToken: () => {
+        tries++;
+        if (tries <= 2) throw new Error('token endpoint down');
+        return tokenOf('market')();
+      },
+    });
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert.textContent).toContain('token endpoint down');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await screen.findByRole('heading', { name: 'Billing' });
+  });
+});

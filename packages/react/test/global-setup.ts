@@ -1,0 +1,43 @@
+// Starts ONE real service for every test file in a child process (test/serve.ts), and hands its address
+// and seeded ids to the tests through `inject('inlay')`. Each test file works as its own user, so files
+// never see each other's installs.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+export interface Seed {
+  url: string;
+  providerUrl: string;
+  apiKey: string;
+  workflowId: string;
+  discordWorkflowId: string;
+  stripeWorkflowId: string;
+  users: Record<'market' | 'install' | 'logs' | 'refresh' | 'browser' | 'keyboard', string>;
+  executions: string[];
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    inlay: Seed;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const cwd = fileURLToPath(new URL('..', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@inlay/source', 'test/serve.ts'], {
+    cwd,
+    env: process.env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`test/serve.ts exited with ${code}`)));
+  });
+  project.provide('inlay', JSON.parse(line) as Seed);
+  return async () => {
+    const gone = new Promise((r) => child.once('exit', r));
+    child.stdin!.end();
+    await gone;
+  };
+}

@@ -1,0 +1,105 @@
+// Test helpers: the real service (in-process, PGlite or PostgreSQL), a fake provider, and a seeded account
+// with workflows on three connectors (Slack over OAuth, Discord and Stripe over API keys).
+import { randomUUID } from 'node:crypto';
+import type { WorkflowDefinitionInput } from '@inlay/contract';
+import { startProvider } from '../../connectors/test/helpers/provider.ts';
+import {
+  createUser,
+  insertExecutions,
+  installDirect,
+  seedAccount,
+  tokenFor,
+} from '../../service/test/helpers/fixtures.ts';
+import { type Service, startService } from '../../service/test/helpers/service.ts';
+
+export { createUser, insertExecutions, installDirect, type Service, startProvider, startService, tokenFor };
+
+export const GOOD_TOKEN = 'bot-token-good';
+
+/** A Discord stand-in: `/users/@me` accepts only GOOD_TOKEN (and says why not), the guild has two channels. */
+export async function startDiscord() {
+  return startProvider({
+    'GET /users/@me': (req) =>
+      req.headers.authorization === `Bot ${GOOD_TOKEN}`
+        ? { body: { id: '1', username: 'bot' } }
+        : { status: 401, body: { message: '401: Unauthorized (invalid bot token)', code: 0 } },
+    '*': (req) =>
+      /^\/guilds\/\d+\/channels$/.test(req.path)
+        ? {
+            body: [
+              { id: '111111111111111111', name: 'general', type: 0, position: 0 },
+              { id: '222222222222222222', name: 'deals', type: 0, position: 1 },
+            ],
+          }
+        : { status: 404, body: { message: 'no route' } },
+  });
+}
+
+export const discordDefinition = (): WorkflowDefinitionInput => {
+  const send = randomUUID();
+  return {
+    trigger: { type: 'event', event: 'deal.won' },
+    steps: [
+      {
+        id: send,
+        connector: 'discord',
+        action: 'send_message',
+        input: { channelId: '{{ config.channel }}', content: '{{ config.prefix }} {{ trigger.name }}' },
+      },
+    ],
+    config: [
+      {
+        stepId: send,
+        name: 'channel',
+        displayName: 'Channel',
+        type: 'select',
+        required: true,
+        options: { source: 'channels' },
+      },
+      { stepId: send, name: 'prefix', displayName: 'Message prefix', type: 'text', required: true },
+      { stepId: send, name: 'mentions', displayName: 'Allow mentions', type: 'boolean' },
+      { stepId: send, name: 'minAmount', displayName: 'Minimum amount', type: 'number' },
+    ],
+  };
+};
+
+const stripeDefinition = (): WorkflowDefinitionInput => ({
+  trigger: { type: 'manual' },
+  steps: [{ id: randomUUID(), connector: 'stripe', action: 'find_customers', input: { email: 'a@b.c' } }],
+  config: [],
+});
+
+/** The service with Discord pointed at a local fake, an account, its user alice and three workflows. */
+export async function seedWidget(svc: Service) {
+  const s = await seedAccount(svc);
+  const post = async (path: string, body: unknown) => {
+    const r = await svc.call('POST', path, { auth: s.apiKey, body });
+    if (r.status !== 201) throw new Error(r.text);
+    return r.body;
+  };
+  const discordIntegration = (await post('/integrations', { name: 'Discord alerts', connector: 'discord' }))
+    .integrationId as string;
+  const discordWorkflowId = (
+    await post('/workflows', {
+      integrationId: discordIntegration,
+      name: 'Announce won deals on Discord',
+      description: 'Posts a message when a deal is won.',
+      definition: discordDefinition(),
+    })
+  ).workflowId as string;
+  const stripeIntegration = (await post('/integrations', { name: 'Billing', connector: 'stripe' }))
+    .integrationId as string;
+  const stripeWorkflowId = (
+    await post('/workflows', {
+      integrationId: stripeIntegration,
+      name: 'Look up Stripe customers',
+      definition: stripeDefinition(),
+    })
+  ).workflowId as string;
+  return {
+    ...s,
+    discordIntegration,
+    discordWorkflowId,
+    stripeWorkflowId,
+  };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['@inlay/source'] },
+  ssr: { resolve: { conditions: ['@inlay/source'] } },
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    maxWorkers: 2,
+  },
+});
