@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../src/store/store.ts';
+import { onPostgres } from './service.ts';
+
+export type Snapshot = Record<string, string>;
+
+/**
+ * Row count and newest row version (max xmin: any insert or update raises it) of every table, scoped to the given accounts (other test files share the
+ * PostgreSQL database). Tables are discovered from information_schema, so a new table is covered by itself.
+ */
+export async function snapshotter(db: Db, accountIds: string[], skip: string[] = []) {
+  const cols = (await db.execute(sql`
+    select table_name as t, column_name as c from information_schema.columns
+    where table_schema = current_schema()`)) as unknown as { rows: { t: string; c: string }[] };
+  const byTable = new Map<string, Set<string>>();
+  for (const { t, c } of cols.rows) byTable.set(t, (byTable.get(t) ?? new Set()).add(c));
+  const ids = accountIds.map((id) => `'${id.replace(/[^0-9a-f-]/gi, '')}'`).join(',');
+  const parts: string[] = [];
+  for (const [table, columns] of [...byTable].sort()) {
+    if (skip.includes(table) || table.startsWith('__drizzle') || table === 'inlay_rate_limits') continue;
+    let where: string | undefined;
+    if (columns.has('account_id')) where = `account_id in (${ids})`;
+    else if (columns.has('user_id')) where = `user_id in (select id from users where account_id in (${ids}))`;
+    else if (columns.has('workflow_id'))
+      where = `workflow_id in (select id from workflows where account_id in (${ids}))`;
+    else if (columns.has('execution_id'))
+      where = `execution_id in (select id from executions where account_id in (${ids}))`;
+    else if (table === 'accounts') where = `id in (${ids})`;
+    else if (onPostgres) continue; // global table shared with other test files
+    parts.push(
+      `select '${table}' as t, count(*)::text || ':' || coalesce(max(x.xmin::text::bigint), 0)::text as v from "${table}" x${where ? ` where ${where}` : ''}`,
+    );
+  }
+  const query = parts.join(' union all ');
+  return {
+    tables: parts.length,
+    async take(): Promise<Snapshot> {
+      const r = (await db.execute(sql.raw(query))) as unknown as { rows: { t: string; v: string }[] };
+      return Object.fromEntries(r.rows.map((row) => [row.t, row.v]));
+    },
+  };
+}
+
+export function diff(a: Snapshot, b: Snapshot): string[] {
+  return Object.keys({ ...a, ...b }).filter((k) => a[k] !== b[k]);
+}
