@@ -1,0 +1,62 @@
+import { startDemo } from './demo.ts';
+import { DEMO_USERS } from './seed.ts';
+
+const port = (name: string, dflt: number) => {
+  const v = process.env[name];
+  const n = v === undefined ? dflt : Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    process.stderr.write(`acme-crm: ${name} must be a port number\n`);
+    process.exit(2);
+  }
+  return n;
+};
+
+const dev = process.argv.includes('--dev');
+try {
+  const demo = await startDemo({
+    dev,
+    port: port('DEMO_PORT', 3000),
+    servicePort: port('DEMO_INLAY_PORT', 3001),
+    sandboxPort: port('DEMO_SANDBOX_PORT', 3002),
+    dataDir: process.env.DEMO_DATA_DIR,
+    env: {
+      DATABASE_URL: process.env.DATABASE_URL,
+      INLAY_MASTER_KEY: process.env.INLAY_MASTER_KEY,
+      LOG_LEVEL: process.env.LOG_LEVEL,
+    },
+  });
+  const logins = DEMO_USERS.map((u) => `${u.username} / ${u.password}`).join('   ');
+  process.stdout.write(
+    [
+      '',
+      `  Acme CRM (Inlay demo)${dev ? ' — dev mode' : ''}`,
+      '',
+      `  Open      ${demo.url}`,
+      `  Log in    ${logins}`,
+      '',
+      `  Inlay     ${demo.serviceUrl}   (API and OAuth callback)`,
+      `  Sandbox   ${demo.sandboxUrl}   (stand-in Slack, HubSpot and GitHub: see what they received)`,
+      `  Data      ${demo.dataDir}   (delete it to start over)`,
+      demo.seeded ? '  Seeded the demo account: 3 integrations, 5 workflows, users alice and bob.' : '',
+      '',
+      '  Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  const stop = async () => {
+    await demo.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} catch (err) {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'EADDRINUSE')
+    process.stderr.write(
+      `acme-crm: a port is already in use (${e.message}). Stop the other process or set DEMO_PORT, DEMO_INLAY_PORT, DEMO_SANDBOX_PORT.\n`,
+    );
+  else if (e.name === 'StoreLockedError' || e.name === 'ConfigError')
+    process.stderr.write(`acme-crm: ${e.message}\n`);
+  else process.stderr.write(`acme-crm: ${e.stack ?? e}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,378 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { escapeHtml, page } from './html.ts';
+
+/**
+ * Stand-ins for Slack, HubSpot and GitHub, so the demo works offline: one OAuth 2.0 provider per app (with a
+ * consent page) and the API paths Inlay's connectors call. They keep what they receive in memory and show it.
+ */
+export const SANDBOX_APPS = ['slack', 'hubspot', 'github'] as const;
+export type SandboxApp = (typeof SANDBOX_APPS)[number];
+
+export const SANDBOX_CLIENT = { clientId: 'acme-crm-demo', clientSecret: 'sandbox-secret-not-real' };
+
+const TITLES: Record<SandboxApp, string> = { slack: 'Slack', hubspot: 'HubSpot', github: 'GitHub' };
+
+export interface SlackMessage {
+  ts: string;
+  channel: string;
+  text: string;
+  thread_ts?: string;
+  receivedAt: string;
+}
+
+export interface SandboxState {
+  slack: { channels: { id: string; name: string }[]; messages: SlackMessage[] };
+  hubspot: { contacts: Record<string, unknown>[]; deals: Record<string, unknown>[] };
+  github: { issues: Record<string, unknown>[]; comments: Record<string, unknown>[] };
+}
+
+interface Grant {
+  app: SandboxApp;
+  scope: string;
+}
+
+export function sandboxState(): SandboxState {
+  return {
+    slack: {
+      channels: [
+        { id: 'C0SALES01', name: 'sales' },
+        { id: 'C0DEALS02', name: 'deal-desk' },
+        { id: 'C0GENRL03', name: 'general' },
+      ],
+      messages: [],
+    },
+    hubspot: { contacts: [], deals: [] },
+    github: { issues: [], comments: [] },
+  };
+}
+
+/** Connector overrides that point Inlay at this sandbox (`INLAY_CONNECTOR_<ID>_*`). */
+export function sandboxEnv(origin: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const app of SANDBOX_APPS) {
+    const id = app.toUpperCase();
+    env[`INLAY_CONNECTOR_${id}_BASE_URL`] = `${origin}/${app}/api`;
+    env[`INLAY_CONNECTOR_${id}_AUTHORIZE_URL`] = `${origin}/${app}/oauth/authorize`;
+    env[`INLAY_CONNECTOR_${id}_TOKEN_URL`] = `${origin}/${app}/oauth/token`;
+  }
+  return env;
+}
+
+export function sandboxRouter(state: SandboxState = sandboxState()): Router {
+  const codes = new Map<string, Grant & { redirectUri: string; expires: number }>();
+  const tokens = new Map<string, Grant>();
+  const refreshTokens = new Map<string, Grant>();
+  const r = express.Router();
+  r.use(express.json({ limit: '1mb' }), express.urlencoded({ extended: false }));
+
+  r.get('/', (_req, res) => {
+    res.type('html').send(homePage(state));
+  });
+  r.get('/state.json', (_req, res) => {
+    res.json(state);
+  });
+
+  for (const app of SANDBOX_APPS) {
+    r.get(`/${app}/oauth/authorize`, (req, res) => {
+      const q = req.query as Record<string, string | undefined>;
+      if (q.client_id !== SANDBOX_CLIENT.clientId || !q.redirect_uri || q.response_type !== 'code') {
+        res
+          .status(400)
+          .type('html')
+          .send(page('Sandbox: invalid request', '<p>Unknown client or bad request.</p>'));
+        return;
+      }
+      res.type('html').send(consentPage(app, q));
+    });
+
+    r.post(`/${app}/oauth/authorize`, (req, res) => {
+      const b = req.body as Record<string, string | undefined>;
+      if (b.client_id !== SANDBOX_CLIENT.clientId || !b.redirect_uri) {
+        res.status(400).send('bad request');
+        return;
+      }
+      const back = new URL(b.redirect_uri);
+      if (b.state) back.searchParams.set('state', b.state);
+      if (b.decision !== 'allow') {
+        back.searchParams.set('error', 'access_denied');
+        back.searchParams.set('error_description', 'The user denied access in the sandbox');
+      } else {
+        const code = randomBytes(16).toString('hex');
+        codes.set(code, {
+          app,
+          scope: b.scope ?? '',
+          redirectUri: b.redirect_uri,
+          expires: Date.now() + 600_000,
+        });
+        back.searchParams.set('code', code);
+      }
+      res.redirect(303, back.href);
+    });
+
+    r.post(`/${app}/oauth/token`, (req, res) => {
+      const b = req.body as Record<string, string | undefined>;
+      const [id, secret] = clientCredentials(req);
+      if (id !== SANDBOX_CLIENT.clientId || secret !== SANDBOX_CLIENT.clientSecret) {
+        res.status(401).json({ error: 'invalid_client' });
+        return;
+      }
+      let grant: Grant | undefined;
+      if (b.grant_type === 'authorization_code') {
+        const c = codes.get(b.code ?? '');
+        codes.delete(b.code ?? '');
+        if (c && c.app === app && c.expires > Date.now() && c.redirectUri === b.redirect_uri) grant = c;
+      } else if (b.grant_type === 'refresh_token') {
+        grant = refreshTokens.get(b.refresh_token ?? '');
+        if (grant?.app !== app) grant = undefined;
+      }
+      if (!grant) {
+        res.status(400).json({ error: 'invalid_grant', error_description: 'Unknown or expired code' });
+        return;
+      }
+      const accessToken = `sbx-${app}-${randomBytes(16).toString('hex')}`;
+      const refreshToken = `sbx-refresh-${randomBytes(16).toString('hex')}`;
+      tokens.set(accessToken, { app, scope: grant.scope });
+      refreshTokens.set(refreshToken, { app, scope: grant.scope });
+      res.set('cache-control', 'no-store').json({
+        access_token: accessToken,
+        token_type: 'bearer',
+        expires_in: 3600,
+        refresh_token: refreshToken,
+        scope: grant.scope,
+      });
+    });
+
+    // Every API call needs a token this sandbox issued for this app.
+    r.use(`/${app}/api`, (req: Request, res: Response, next: NextFunction) => {
+      const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (!token || tokens.get(token)?.app !== app) {
+        if (app === 'slack') res.json({ ok: false, error: 'invalid_auth' });
+        else res.status(401).json({ message: 'Bad credentials' });
+        return;
+      }
+      next();
+    });
+  }
+
+  r.use('/slack/api', slackApi(state));
+  r.use('/hubspot/api', hubspotApi(state));
+  r.use('/github/api', githubApi(state));
+  return r;
+}
+
+function clientCredentials(req: Request): [string | undefined, string | undefined] {
+  const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (basic) {
+    const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+    return [decodeURIComponent(id ?? ''), decodeURIComponent(secret ?? '')];
+  }
+  const b = req.body as Record<string, string | undefined>;
+  return [b.client_id, b.client_secret];
+}
+
+function slackApi(state: SandboxState): Router {
+  const r = express.Router();
+  const s = state.slack;
+  r.post('/auth.test', (_req, res) => {
+    res.json({ ok: true, team: 'Acme (sandbox)', user: 'acme-bot', team_id: 'T0SANDBOX' });
+  });
+  r.get('/conversations.list', (_req, res) => {
+    res.json({ ok: true, channels: s.channels, response_metadata: { next_cursor: '' } });
+  });
+  r.post('/chat.postMessage', (req, res) => {
+    const { channel, text, thread_ts } = req.body as Partial<SlackMessage>;
+    if (!channel || !s.channels.some((c) => c.id === channel)) {
+      res.json({ ok: false, error: 'channel_not_found' });
+      return;
+    }
+    if (!text) {
+      res.json({ ok: false, error: 'no_text' });
+      return;
+    }
+    const msg: SlackMessage = {
+      ts: `${(Date.now() / 1000).toFixed(6)}`,
+      channel,
+      text,
+      ...(thread_ts ? { thread_ts } : {}),
+      receivedAt: new Date().toISOString(),
+    };
+    s.messages.push(msg);
+    res.json({ ok: true, channel, ts: msg.ts, message: { text, ts: msg.ts } });
+  });
+  r.get('/conversations.history', (req, res) => {
+    const channel = String(req.query.channel ?? '');
+    const limit = Number(req.query.limit ?? 20);
+    const messages = s.messages
+      .filter((m) => m.channel === channel)
+      .reverse()
+      .slice(0, limit);
+    res.json({ ok: true, messages });
+  });
+  return r;
+}
+
+function hubspotApi(state: SandboxState): Router {
+  const r = express.Router();
+  const h = state.hubspot;
+  const now = () => new Date().toISOString();
+  r.get('/account-info/v3/details', (_req, res) => {
+    res.json({ portalId: 4242, accountType: 'SANDBOX', companyCurrency: 'USD', timeZone: 'UTC' });
+  });
+  r.post('/crm/v3/objects/contacts', (req, res) => {
+    const properties = ((req.body as { properties?: Record<string, string> }).properties ?? {}) as Record<
+      string,
+      string
+    >;
+    if (h.contacts.some((c) => (c.properties as Record<string, string>).email === properties.email)) {
+      res.status(409).json({ status: 'error', message: `Contact already exists: ${properties.email}` });
+      return;
+    }
+    const c = { id: String(1000 + h.contacts.length), properties, createdAt: now(), updatedAt: now() };
+    h.contacts.push(c);
+    res.status(201).json(c);
+  });
+  r.get('/crm/v3/objects/contacts/:email', (req, res) => {
+    const c = h.contacts.find((x) => (x.properties as Record<string, string>).email === req.params.email);
+    if (!c) res.status(404).json({ status: 'error', message: 'resource not found' });
+    else res.json(c);
+  });
+  r.post('/crm/v3/objects/deals', (req, res) => {
+    const properties = (req.body as { properties?: Record<string, string> }).properties ?? {};
+    const d = { id: String(5000 + h.deals.length), properties, createdAt: now(), updatedAt: now() };
+    h.deals.push(d);
+    res.status(201).json(d);
+  });
+  r.get('/crm/v3/owners', (_req, res) => {
+    res.json({ results: [{ id: '77', email: 'owner@acme.test', firstName: 'Olive', lastName: 'Owner' }] });
+  });
+  r.get('/crm/v3/pipelines/deals', (_req, res) => {
+    res.json({
+      results: [
+        {
+          id: 'default',
+          label: 'Sales pipeline',
+          stages: [
+            { id: 'appointmentscheduled', label: 'Appointment scheduled' },
+            { id: 'closedwon', label: 'Closed won' },
+          ],
+        },
+      ],
+    });
+  });
+  return r;
+}
+
+function githubApi(state: SandboxState): Router {
+  const r = express.Router();
+  const g = state.github;
+  const repos = [
+    { full_name: 'acme/crm', permissions: { push: true } },
+    { full_name: 'acme/sales-ops', permissions: { push: true } },
+  ];
+  r.get('/user', (_req, res) => {
+    res.json({ login: 'acme-sandbox', id: 1, name: 'Acme sandbox user' });
+  });
+  r.get('/user/repos', (_req, res) => {
+    res.json(repos);
+  });
+  const known = (owner?: string, repo?: string) => repos.some((x) => x.full_name === `${owner}/${repo}`);
+  r.post('/repos/:owner/:repo/issues', (req, res) => {
+    const { owner, repo } = req.params;
+    if (!known(owner, repo)) {
+      res.status(404).json({ message: 'Not Found' });
+      return;
+    }
+    const b = req.body as { title?: string; body?: string; labels?: string[] };
+    if (!b.title) {
+      res
+        .status(422)
+        .json({ message: 'Validation Failed', errors: [{ field: 'title', code: 'missing_field' }] });
+      return;
+    }
+    const number = g.issues.filter((i) => i.repo === `${owner}/${repo}`).length + 1;
+    const issue = {
+      id: randomUUID(),
+      number,
+      repo: `${owner}/${repo}`,
+      title: b.title,
+      body: b.body ?? null,
+      state: 'open',
+      html_url: `https://github.example/${owner}/${repo}/issues/${number}`,
+      user: { login: 'acme-sandbox' },
+      labels: (b.labels ?? []).map((name) => ({ name })),
+      assignees: [],
+      created_at: new Date().toISOString(),
+    };
+    g.issues.push(issue);
+    res.status(201).json(issue);
+  });
+  r.get('/repos/:owner/:repo/issues', (req, res) => {
+    res.json(g.issues.filter((i) => i.repo === `${req.params.owner}/${req.params.repo}`).reverse());
+  });
+  r.post('/repos/:owner/:repo/issues/:number/comments', (req, res) => {
+    const c = {
+      id: g.comments.length + 1,
+      repo: `${req.params.owner}/${req.params.repo}`,
+      issue: Number(req.params.number),
+      body: (req.body as { body?: string }).body,
+      html_url: `https://github.example/${req.params.owner}/${req.params.repo}/issues/${req.params.number}#c${g.comments.length + 1}`,
+      created_at: new Date().toISOString(),
+    };
+    g.comments.push(c);
+    res.status(201).json(c);
+  });
+  return r;
+}
+
+function consentPage(app: SandboxApp, q: Record<string, string | undefined>): string {
+  const hidden = ['client_id', 'redirect_uri', 'state', 'scope']
+    .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(q[k] ?? '')}">`)
+    .join('');
+  const scopes = (q.scope ?? '')
+    .split(/[ ,]+/)
+    .filter(Boolean)
+    .map((s) => `<li><code>${escapeHtml(s)}</code></li>`)
+    .join('');
+  return page(
+    `${TITLES[app]} (sandbox): authorize Acme CRM`,
+    `<h1>Authorize <b>Acme CRM</b> to use your ${TITLES[app]} sandbox account?</h1>
+     <p>It asks for:</p><ul>${scopes || '<li>basic access</li>'}</ul>
+     <form method="post">${hidden}
+       <button name="decision" value="allow" class="primary">Allow</button>
+       <button name="decision" value="deny">Deny</button>
+     </form>`,
+  );
+}
+
+function homePage(state: SandboxState): string {
+  const channelName = (id: string) => state.slack.channels.find((c) => c.id === id)?.name ?? id;
+  const slack = state.slack.messages
+    .slice()
+    .reverse()
+    .map(
+      (m) =>
+        `<li class="msg"><b>#${escapeHtml(channelName(m.channel))}</b> <span class="text">${escapeHtml(m.text)}</span> <time>${m.receivedAt}</time></li>`,
+    )
+    .join('');
+  const contacts = state.hubspot.contacts
+    .map((c) => `<li>${escapeHtml(JSON.stringify(c.properties))}</li>`)
+    .join('');
+  const issues = state.github.issues
+    .slice()
+    .reverse()
+    .map(
+      (i) =>
+        `<li><b>${escapeHtml(String(i.repo))}#${i.number}</b> ${escapeHtml(String(i.title))}<pre>${escapeHtml(String(i.body ?? ''))}</pre></li>`,
+    )
+    .join('');
+  return page(
+    'Sandbox apps',
+    `<h1>Sandbox: stand-in Slack, HubSpot and GitHub</h1>
+     <p>These are fake apps that run on your machine so the demo works offline. Nothing here reaches the real services.</p>
+     <section id="slack"><h2>Slack: messages received</h2><ul>${slack || '<li class="empty">No messages yet</li>'}</ul></section>
+     <section id="hubspot"><h2>HubSpot: contacts received</h2><ul>${contacts || '<li class="empty">No contacts yet</li>'}</ul></section>
+     <section id="github"><h2>GitHub: issues received</h2><ul>${issues || '<li class="empty">No issues yet</li>'}</ul></section>
+     <script>setTimeout(() => location.reload(), 3000)</script>`,
+  );
+}

@@ -1,0 +1,263 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Demo, startDemo } from '../server/demo.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+if (!HAS_CHROMIUM)
+  console.warn(`apps/demo e2e: SKIPPED, no Chromium at ${CHROMIUM} (set CHROMIUM_PATH or install chromium)`);
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SHOTS = join(ROOT, 'test-results', 'e2e');
+const SLACK_WORKFLOW = 'Post new deals to Slack';
+
+describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
+  let demo: Demo;
+  let dataDir: string;
+  let browser: Browser;
+  let alice: BrowserContext;
+  let page: Page;
+  let shot = 0;
+  let slackWorkflowId: string;
+
+  const screenshot = async (p: Page, name: string) => {
+    shot += 1;
+    await p.screenshot({ path: join(SHOTS, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+  };
+
+  async function login(p: Page, username: string) {
+    await p.goto(demo.url);
+    await p.getByLabel('Username').fill(username);
+    await p.getByLabel('Password').fill('demo');
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => p.getByTestId('who').textContent()).toMatch(/\w/);
+  }
+
+  async function nav(p: Page, name: string) {
+    await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+    await p.getByRole('heading', { level: 1, name }).waitFor();
+  }
+
+  async function createDeal(p: Page, name: string, company: string) {
+    await nav(p, 'Deals');
+    const form = p.getByRole('form', { name: 'New deal' });
+    await form.getByLabel('Deal name').fill(name);
+    await form.getByLabel('Company').fill(company);
+    await form.getByLabel('Amount (USD)').fill('25000');
+    await form.getByLabel('Contact name').fill('Hank Scorpio');
+    await form.getByLabel('Contact email').fill(`hank+${Date.now()}@globex.test`);
+    await form.getByRole('button', { name: 'Create deal' }).click();
+    await p.getByRole('cell', { name, exact: true }).waitFor();
+    return (await p.getByTestId('last-runs').textContent()) ?? '';
+  }
+
+  /** The Slack workflow's run history section on the Run history page. */
+  const runsOf = (p: Page) => p.getByRole('region', { name: new RegExp(SLACK_WORKFLOW) });
+
+  beforeAll(async () => {
+    rmSync(SHOTS, { recursive: true, force: true });
+    mkdirSync(SHOTS, { recursive: true });
+    dataDir = mkdtempSync(join(tmpdir(), 'acme-crm-e2e-'));
+    demo = await startDemo({
+      dataDir,
+      port: 0,
+      servicePort: 0,
+      sandboxPort: 0,
+      env: {
+        DATABASE_URL: process.env.DATABASE_URL,
+        // The shared test database's signing keys are sealed with the test suite's master key.
+        INLAY_MASTER_KEY: process.env.DATABASE_URL ? Buffer.alloc(32, 7).toString('base64') : undefined,
+        LOG_LEVEL: 'error',
+      },
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+    alice = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await alice.newPage();
+    const wf = (await demo.client.workflows.list({ userId: 'alice' })).find((w) => w.name === SLACK_WORKFLOW);
+    slackWorkflowId = wf!.workflowId;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('1. alice logs in', async () => {
+    await login(page, 'alice');
+    expect(await page.getByTestId('who').textContent()).toBe('Alice Martin');
+    // The sandbox is marked as the demo's stand-in on every page.
+    await expect.poll(() => page.getByRole('note').first().textContent()).toMatch(/stand-ins/);
+    await screenshot(page, 'logged-in');
+  });
+
+  it('2. installs "Post new deals to Slack": OAuth popup, consent, channel from dynamic options', async () => {
+    await nav(page, 'Settings → Integrations');
+    await page.getByRole('button', { name: `Install: ${SLACK_WORKFLOW}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Install ${SLACK_WORKFLOW}` });
+    await dialog.getByRole('button', { name: 'Connect with Slack' }).waitFor();
+    await screenshot(page, 'install-connect');
+
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      dialog.getByRole('button', { name: 'Connect with Slack' }).click(),
+    ]);
+    await popup.getByRole('button', { name: 'Allow' }).waitFor();
+    expect(await popup.textContent('body')).toContain('SANDBOX');
+    await screenshot(popup, 'oauth-consent');
+    await popup.getByRole('button', { name: 'Allow' }).click();
+    await popup.waitForEvent('close', { timeout: 15_000 }).catch(async (err) => {
+      // Say what the callback page showed instead of closing.
+      throw new Error(`the OAuth popup stayed open on ${popup.url()}: ${await popup.textContent('body')}`, {
+        cause: err,
+      });
+    });
+
+    // Connected: the new account is chosen, on to the channel.
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    const channel = dialog.getByLabel('Channel');
+    await channel.locator('option', { hasText: '#sales' }).waitFor({ state: 'attached' });
+    expect(await channel.locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(['#sales', '#deal-desk', '#general']),
+    );
+    await channel.selectOption({ label: '#sales' });
+    await screenshot(page, 'install-configure');
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await dialog.getByText('#sales').or(dialog.getByText('C0SALES01')).first().waitFor();
+    await screenshot(page, 'install-review');
+    await dialog.getByRole('button', { name: 'Install' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('switch', { name: `Enabled: ${SLACK_WORKFLOW}` }).waitFor();
+    await screenshot(page, 'installed');
+
+    const installs = await demo.client.installations.list({ userId: 'alice' });
+    expect(installs).toHaveLength(1);
+    expect(installs[0]!.workflowIds).toEqual([slackWorkflowId]);
+    expect(Object.keys(installs[0]!.credentialIds)).toEqual(['slack']);
+  });
+
+  it('3-4. a new deal runs the workflow: Run history shows the Slack step, the sandbox Slack the message', async () => {
+    const summary = await createDeal(page, 'Globex renewal', 'Globex');
+    expect(summary).toContain('deal.created: 1 workflow run started');
+    await screenshot(page, 'deal-created');
+
+    await nav(page, 'Run history');
+    const section = runsOf(page);
+    // The run is asynchronous: refresh until it has finished.
+    await expect
+      .poll(
+        async () => {
+          await section.getByRole('button', { name: 'Refresh' }).click();
+          return section.locator('.inlay-status-succeeded, .inlay-status-failed').count();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBeGreaterThan(0);
+    expect(await section.getByText('Succeeded').count()).toBeGreaterThan(0);
+    await section
+      .getByRole('button', { name: /^Details/ })
+      .first()
+      .click();
+    const details = section.locator('.inlay-details');
+    await details.waitFor();
+    // Open the step's input and result, level by level (the JSON viewer renders lazily).
+    for (let i = 0; i < 10; i++) {
+      const closed = details.locator('button.inlay-json-toggle[aria-expanded="false"]');
+      if ((await closed.count()) === 0) break;
+      await closed.first().click();
+    }
+    const text = (await details.textContent()) ?? '';
+    expect(text).toContain('C0SALES01');
+    expect(text).toContain('New deal: Globex renewal with Globex (25000 USD)');
+    await screenshot(page, 'run-history');
+
+    expect(demo.sandbox.slack.messages).toEqual([
+      expect.objectContaining({
+        channel: 'C0SALES01',
+        text: 'New deal: Globex renewal with Globex (25000 USD)',
+      }),
+    ]);
+    const sandbox = await alice.newPage();
+    await sandbox.goto(demo.sandboxUrl);
+    expect(await sandbox.locator('#slack').textContent()).toContain(
+      'New deal: Globex renewal with Globex (25000 USD)',
+    );
+    await screenshot(sandbox, 'sandbox-slack');
+    await sandbox.close();
+  });
+
+  it('5. with the workflow disabled, a new deal starts no run', async () => {
+    await nav(page, 'Settings → Integrations');
+    const toggle = page.getByRole('switch', { name: `Enabled: ${SLACK_WORKFLOW}` });
+    await toggle.uncheck();
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    const wf = await demo.client.workflows.get(slackWorkflowId, { userId: 'alice' });
+    expect(wf.active).toBe(false);
+    await screenshot(page, 'disabled');
+
+    const summary = await createDeal(page, 'Initech expansion', 'Initech');
+    expect(summary).toContain('deal.created: 0 workflow runs started');
+    const logs = await demo.client.workflows.logs(slackWorkflowId, { userId: 'alice' });
+    expect(logs).toHaveLength(1);
+    expect(demo.sandbox.slack.messages).toHaveLength(1);
+    await nav(page, 'Run history');
+    await runsOf(page)
+      .getByRole('button', { name: /^Details/ })
+      .first()
+      .waitFor();
+    expect(
+      await runsOf(page)
+        .getByRole('button', { name: /^Details/ })
+        .count(),
+    ).toBe(1);
+    await screenshot(page, 'no-new-run');
+  });
+
+  it("6. bob sees none of alice's runs", async () => {
+    const bobContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const bob = await bobContext.newPage();
+    try {
+      await login(bob, 'bob');
+      await nav(bob, 'Run history');
+      await bob.getByText('No installed workflows yet').waitFor();
+      // Even naming alice explicitly through the proxy answers bob's own (empty) history.
+      const res = await bob.evaluate(async (id) => {
+        const r = await fetch(`/api/inlay/workflows/${id}/logs?userId=alice`);
+        return { status: r.status, body: await r.json() };
+      }, slackWorkflowId);
+      expect(res).toEqual({ status: 200, body: { data: [] } });
+      await screenshot(bob, 'bob-run-history');
+    } finally {
+      await bobContext.close();
+    }
+  });
+
+  it('7. alice deletes her run history: empty, and still empty after a reload', async () => {
+    await nav(page, 'Privacy');
+    await page.getByRole('button', { name: 'Delete my run history' }).click();
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
+    await page.getByText('Your run history was deleted.').waitFor();
+    await screenshot(page, 'history-deleted');
+
+    await nav(page, 'Run history');
+    await runsOf(page).getByText('No runs yet.').waitFor();
+    await page.reload();
+    await runsOf(page).getByText('No runs yet.').waitFor();
+    expect(await demo.client.workflows.logs(slackWorkflowId, { userId: 'alice' })).toEqual([]);
+    await screenshot(page, 'history-empty-after-reload');
+  });
+});
