@@ -59,8 +59,33 @@ export function isUnavailable(err: unknown): boolean {
   return false;
 }
 
+// PostgreSQL data exceptions a request value can cause (a NUL byte in a path segment, a number out of range).
+const BAD_VALUE_CODES = new Set(['22021', '22P05', '22P02', '22003', '22007', '22008']);
+
+/** Found by the fuzz tests: such a value reached the database, which refused it; the caller sent bad input. */
+function isBadValue(err: unknown): boolean {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++)
+    if (BAD_VALUE_CODES.has(e.code)) return true;
+  return false;
+}
+
 export function toProblem(err: unknown): HttpProblem | undefined {
   if (err instanceof HttpProblem) return err;
+  if (isBadValue(err))
+    return new HttpProblem(
+      400,
+      'invalid_request',
+      'A value in the request is not valid text or is out of range',
+      {
+        errors: [
+          {
+            field: 'request',
+            rule: 'value',
+            message: 'contains a NUL byte, invalid text or an out-of-range value',
+          },
+        ],
+      },
+    );
   const type = (err as { type?: string })?.type;
   if (type && BODY_ERRORS[type]) return BODY_ERRORS[type]();
   if (isUnavailable(err))
