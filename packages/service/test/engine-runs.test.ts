@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import { connectorUuid } from '@inlay/connectors';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpiredExecutions } from '../src/engine/retention.ts';
+import { RunStore } from '../src/engine/runs.ts';
+import { executionSteps, executions } from '../src/store/schema.ts';
+import { install, logsOf, publish, waitForRuns } from './helpers/engine.ts';
+import { createUser, insertExecutions } from './helpers/fixtures.ts';
+import { onPostgres, type Service, startService } from './helpers/service.ts';
+
+let svc: Service;
+let apiKey: string;
+let accountId: string;
+let userId: string;
+let workflowId: string;
+let installationId: string;
+
+beforeAll(async () => {
+  svc = await startService({ env: { INLAY_RUN_MAX_ATTEMPTS: '3' } });
+  ({ apiKey, accountId } = await svc.account('runs'));
+  userId = await createUser(svc, apiKey, 'runner');
+  workflowId = await publish(
+    svc,
+    apiKey,
+    {
+      trigger: { type: 'manual' },
+      steps: [
+        { id: randomUUID(), connector: 'transform', action: 'map', input: { expression: '{"a": 1}' } },
+        { id: randomUUID(), connector: 'transform', action: 'map', input: { expression: 'trigger.n * 2' } },
+      ],
+      config: [],
+    },
+    'two steps',
+  );
+  installationId = (await install(svc, apiKey, userId, [workflowId])).installationId;
+});
+afterAll(() => svc?.close());
+
+const newRun = () => ({
+  accountId,
+  userId,
+  workflowId,
+  installationId,
+  version: 1,
+  trigger: { n: 21 },
+  triggerType: 'manual',
+});
+
+/** A run some worker claimed and then lost: running, lease lapsed, one step recorded. */
+async function lostRun(attempts: number) {
+  const store = new RunStore(svc.db, { leaseMs: 60_000, dispatchTimeoutMs: 60_000, maxAttempts: 3 });
+  const [id] = await store.create([newRun()]);
+  await svc.db
+    .update(executions)
+    .set({ status: 'running', attempts, leaseUntil: sql`now() - interval '1 second'` })
+    .where(eq(executions.id, id!));
+  await svc.db.insert(executionSteps).values({
+    executionId: id!,
+    position: 0,
+    userId,
+    stepId: 'half-done',
+    connector: 'transform',
+    connectorId: connectorUuid('transform'),
+    action: 'map',
+    status: 'succeeded',
+    input: {},
+    data: [[]],
+    startedAt: new Date(),
+  });
+  return id!;
+}
+
+describe('RunStore', () => {
+  it('lets exactly one of many concurrent claims take a queued run', async () => {
+    const store = new RunStore(svc.db, { leaseMs: 60_000, dispatchTimeoutMs: 60_000, maxAttempts: 3 });
+    const [id] = await store.create([newRun()]);
+    const claims = await Promise.all(Array.from({ length: 10 }, () => store.claim(id!)));
+    const won = claims.filter(Boolean);
+    expect(won).toHaveLength(1);
+    expect(won[0]).toMatchObject({ id, status: 'running', attempts: 1 });
+    expect(won[0]!.leaseUntil!.getTime()).toBeGreaterThan(Date.now());
+    // Only the owner of this attempt may renew or finish it.
+    expect(await store.heartbeat({ executionId: id!, attempt: 2 })).toBe(false);
+    expect(await store.finish({ executionId: id!, attempt: 2 }, {})).toBe(false);
+    expect(await store.heartbeat({ executionId: id!, attempt: 1 })).toBe(true);
+    expect(await store.finish({ executionId: id!, attempt: 1 }, {})).toBe(true);
+    expect(await store.claim(id!)).toBeUndefined();
+  });
+
+  it('sweeps a lapsed run back to the queue without its partial steps, or fails it after the last attempt', async () => {
+    const store = new RunStore(svc.db, { leaseMs: 60_000, dispatchTimeoutMs: 60_000, maxAttempts: 3 });
+    const again = await lostRun(1);
+    const dead = await lostRun(3);
+    const swept = await store.sweep();
+    expect(swept).toContain(again);
+    expect(swept).not.toContain(dead);
+    const rows = await svc.db
+      .select()
+      .from(executions)
+      .where(inArray(executions.id, [again, dead]));
+    expect(rows.find((r) => r.id === again)).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(rows.find((r) => r.id === dead)).toMatchObject({
+      status: 'failed',
+      finished: false,
+      leaseUntil: null,
+      error: { code: 'worker_lost', message: expect.stringContaining('gave up after 3 attempts') },
+    });
+    expect(rows.find((r) => r.id === dead)!.stoppedAt).toBeInstanceOf(Date);
+    expect(await svc.db.select().from(executionSteps).where(eq(executionSteps.executionId, again))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('a run whose worker died', () => {
+  it('is retried by the engine’s sweep and ends succeeded with only the retry’s steps', async () => {
+    const id = await lostRun(1);
+    await svc.app.workflowEngine.sweep();
+    const [row] = await waitForRuns(svc, [id]);
+    expect(row).toMatchObject({ status: 'succeeded', finished: true, attempts: 2 });
+    const entry = (await logsOf(svc, apiKey, workflowId, userId)).find((e) => e.executionId === id);
+    expect(entry.results.map((r: { stepId: string }) => r.stepId)).not.toContain('half-done');
+    expect(entry.results.map((r: any) => r.data[0][0].json)).toEqual([{ a: 1 }, 42]);
+  });
+
+  it('is marked failed with the reason after its last attempt, never left running', async () => {
+    const id = await lostRun(3);
+    await svc.app.workflowEngine.sweep();
+    const entry = (await logsOf(svc, apiKey, workflowId, userId)).find((e) => e.executionId === id);
+    expect(entry).toMatchObject({
+      status: 'failed',
+      finished: false,
+      stoppedAt: expect.any(String),
+      error: { code: 'worker_lost', message: expect.stringContaining('stopped before it finished') },
+    });
+  });
+});
+
+describe('retention', () => {
+  it('purges finished executions older than the retention, with their steps; running and recent ones stay', async () => {
+    const s = { accountId, userId, workflowId };
+    const old = await insertExecutions(svc.db, s, 3, Date.parse('2020-01-01T00:00:00.000Z'));
+    const recent = await insertExecutions(svc.db, s, 2, Date.parse('2020-02-10T00:00:00.000Z'));
+    const running = randomUUID();
+    await svc.db.insert(executions).values({
+      id: running,
+      accountId,
+      userId,
+      workflowId,
+      version: 1,
+      status: 'running',
+      trigger: {},
+      triggerType: 'manual',
+      startedAt: new Date('2020-01-01T00:00:00.000Z'),
+    });
+    // "Now" is 2020-02-15: other tests' rows (later dates) are out of reach even on a shared database.
+    const deleted = await purgeExpiredExecutions(svc.db, 30, 2, Date.parse('2020-02-15T00:00:00.000Z'));
+    expect(deleted).toBe(3);
+    const left = await svc.db
+      .select({ id: executions.id })
+      .from(executions)
+      .where(inArray(executions.id, [...old, ...recent, running]));
+    expect(left.map((r) => r.id).sort()).toEqual([...recent, running].sort());
+    expect(
+      await svc.db.select().from(executionSteps).where(inArray(executionSteps.executionId, old)),
+    ).toEqual([]);
+    await svc.db.delete(executions).where(eq(executions.id, running));
+  });
+
+  // On PostgreSQL the test database is shared by every test file: a real purge there would delete their rows.
+  it.skipIf(onPostgres)(
+    'runs as a scheduled job (PGlite only; it would purge other test files’ rows on a shared PostgreSQL)',
+    async () => {
+      const own = await startService({
+        env: { INLAY_RETENTION_INTERVAL_MS: '100', INLAY_LOG_RETENTION_DAYS: '30' },
+      });
+      try {
+        const a = await own.account('retention');
+        const u = await createUser(own, a.apiKey, 'old');
+        const w = await publish(
+          own,
+          a.apiKey,
+          {
+            trigger: { type: 'manual' },
+            steps: [{ id: randomUUID(), connector: 'delay', action: 'wait', input: { ms: 0 } }],
+            config: [],
+          },
+          'r',
+        );
+        const s = { accountId: a.accountId, userId: u, workflowId: w };
+        const [old] = await insertExecutions(own.db, s, 1, Date.now() - 40 * 86_400_000);
+        const [fresh] = await insertExecutions(own.db, s, 1, Date.now() - 86_400_000);
+        const until = Date.now() + 10_000;
+        for (;;) {
+          const ids = (await logsOf(own, a.apiKey, w, u)).map((e) => e.executionId);
+          if (!ids.includes(old)) {
+            expect(ids).toEqual([fresh]);
+            break;
+          }
+          if (Date.now() > until) throw new Error('retention never ran');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await own.close();
+      }
+    },
+  );
+});
