@@ -117,10 +117,11 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   // Webhooks are public too: the secret in the URL is the credential.
   app.use(webhookRoutes(ctx, engine));
   // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
-  app.use(rateLimit(limiters, auth, config.rateLimit.windowSeconds));
+  const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
+  app.use(limit);
   // MCP reads its own body (JSON-RPC errors, not problem+json) and checks its own bearer.
   const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine));
-  if (config.mcpPort) app.mcpApp = mcpApp(mcp, logger);
+  if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger);
   else app.all(MCP_PATH, mcp);
   app.use(requireJson, express.json({ limit: JSON_LIMIT }));
   app.use(authenticate(auth));
@@ -151,7 +152,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 const MCP_PATH = '/mcp/:serverId/:accessToken';
 
 /** The MCP endpoint on a listener of its own, so agents' traffic can be exposed or scaled apart from the API. */
-function mcpApp(endpoint: express.RequestHandler, logger: Logger): Express {
+function mcpApp(handlers: express.RequestHandler[], logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -160,7 +161,7 @@ function mcpApp(endpoint: express.RequestHandler, logger: Logger): Express {
     requestLog(logger),
     cors({ exposedHeaders: ['x-request-id', 'mcp-session-id'], maxAge: 600 }),
   );
-  app.all(MCP_PATH, endpoint);
+  app.all(MCP_PATH, ...handlers);
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
   return app;
