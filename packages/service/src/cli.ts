@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { createAccount } from './accounts/accounts.ts';
 import { createApp, listen } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { rotateKeys, rotationProblem } from './credentials/key-rotation.ts';
+import { Vault } from './credentials/vault.ts';
 import { createLogger } from './logger.ts';
 import { createStore, StoreLockedError } from './store/store.ts';
 
@@ -13,6 +15,7 @@ Commands:
   migrate                       Apply database migrations and exit
   worker                        Run workflow executions from the pg-boss queue (INLAY_QUEUE=pg-boss)
   accounts create --name NAME   Create an account; prints {"accountId","apiKey"} as one JSON line
+  keys rotate [--batch-size N]  Re-encrypt every secret under INLAY_MASTER_KEY (old keys in INLAY_MASTER_KEY_PREVIOUS)
 
 Configuration comes from the environment: see the README (PORT, DATABASE_URL, INLAY_DATA_DIR, INLAY_MASTER_KEY, ...).
 `;
@@ -102,6 +105,22 @@ async function main(argv: string[]): Promise<void> {
       const created = await createAccount(store.db, name, { mode: values.test ? 'test' : 'live' });
       await store.close();
       process.stdout.write(`${JSON.stringify(created)}\n`);
+      return;
+    }
+    case 'keys': {
+      const [sub, ...args] = rest;
+      if (sub !== 'rotate') fail(`unknown keys command "${sub ?? ''}"; use "keys rotate"`);
+      const { values } = parseArgs({ args, options: { 'batch-size': { type: 'string' } } });
+      const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+      if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0))
+        fail('--batch-size must be a positive integer');
+      const store = await storeOf();
+      await store.migrate();
+      const summary = await rotateKeys(store.db, new Vault(config.masterKeys), { batchSize });
+      await store.close();
+      process.stdout.write(`${JSON.stringify(summary)}\n`);
+      const problem = rotationProblem(summary);
+      if (problem) fail(problem, 1);
       return;
     }
     default:

@@ -225,3 +225,12 @@ export async function rotateKeys(
   }
   return summary;
 }
+
+/** Why a rotation is not finished yet (values under a key this process lacks, rows left), or undefined. */
+export function rotationProblem(summary: RotationSummary): string | undefined {
+  const remaining = Object.values(summary.tables).reduce((n, t) => n + t.remaining, 0);
+  if (summary.failures.length)
+    return `${summary.failures.length} value(s) did not open with the configured keys: put the key they were sealed with in INLAY_MASTER_KEY_PREVIOUS and run again`;
+  if (remaining) return `${remaining} value(s) are still under an old key (written meanwhile?): run again`;
+  return undefined;
+}
