@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -7,6 +8,8 @@ export interface LoadResult {
   requests: number;
   errors: number;
   non2xx: number;
+  /** CPU time the server process spent per request (ms), when its pid is known (Linux). */
+  cpuMs?: number;
 }
 
 export interface LoadOptions {
@@ -16,6 +19,22 @@ export interface LoadOptions {
   body?: string;
   seconds: number;
   connections?: number;
+  /** The server's pid: its CPU time per request is reported, a figure that load on the machine barely moves. */
+  pid?: number;
+  warmup?: boolean;
+}
+
+/** utime + stime of a process in ms, from /proc (undefined elsewhere). */
+export function cpuTimeMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat(5), counted from the state field (3): clock ticks, 100 per second on Linux.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Drives one endpoint with autocannon after a short warm-up, and returns throughput and latency. */
@@ -30,8 +49,10 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
       connections: opts.connections ?? 10,
       pipelining: 1,
     });
-  await run(1);
+  if (opts.warmup !== false) await run(1);
+  const cpu0 = cpuTimeMs(opts.pid);
   const r = await run(opts.seconds);
+  const cpu1 = cpuTimeMs(opts.pid);
   return {
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,
@@ -39,5 +60,41 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     requests: r.requests.total,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    cpuMs:
+      cpu0 === undefined || cpu1 === undefined || !r.requests.total
+        ? undefined
+        : (cpu1 - cpu0) / r.requests.total,
   };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Measures a subject and its baseline in alternating rounds and keeps the median of each, so a burst of
+ * other work on the machine lands on both sides rather than on one.
+ */
+export async function compare(
+  subject: LoadOptions,
+  baseline: LoadOptions,
+  rounds: number,
+): Promise<{ subject: LoadResult; baseline: LoadResult }> {
+  const a: LoadResult[] = [];
+  const b: LoadResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    a.push(await load({ ...subject, warmup: i === 0 }));
+    b.push(await load({ ...baseline, warmup: i === 0 }));
+  }
+  const pick = (rs: LoadResult[]): LoadResult => ({
+    rps: Math.round(median(rs.map((r) => r.rps))),
+    p50: median(rs.map((r) => r.p50)),
+    p99: median(rs.map((r) => r.p99)),
+    requests: rs.reduce((s, r) => s + r.requests, 0),
+    errors: rs.reduce((s, r) => s + r.errors, 0),
+    non2xx: rs.reduce((s, r) => s + r.non2xx, 0),
+    cpuMs: rs.every((r) => r.cpuMs !== undefined) ? median(rs.map((r) => r.cpuMs!)) : undefined,
+  });
+  return { subject: pick(a), baseline: pick(b) };
 }

@@ -15,10 +15,11 @@ export function startChild<T>(
   args: string[] = [],
   env: Record<string, string | undefined> = {},
   timeoutMs = 120_000,
+  nodeArgs: string[] = [],
 ): Promise<Child<T>> {
   const proc = spawn(
     process.execPath,
-    ['--conditions=@inlay/source', '--import', 'tsx', `${ROOT}/${script}`, ...args],
+    [...nodeArgs, '--conditions=@inlay/source', '--import', 'tsx', `${ROOT}/${script}`, ...args],
     {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },

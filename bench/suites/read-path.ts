@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load } from '../lib/load.ts';
+import { compare } from '../lib/load.ts';
 import { freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
@@ -43,11 +43,15 @@ export async function readPath(opts: {
     writeFileSync(file, JSON.stringify(bodies));
     const baseline = await startChild<{ url: string }>('servers/bare.ts', [file]);
     bare.push(baseline);
-    const seconds = opts.quick ? 3 : 10;
+    // Alternating rounds, medians kept: the machine may be busy with other work while this runs.
+    const [seconds, rounds] = opts.quick ? [1.5, 2] : [4, 3];
     const out: Measurement[] = [];
     for (const [name, path] of Object.entries(endpoints)) {
-      const inlay = await load({ url: `${url}${path}`, headers, seconds });
-      const base = await load({ url: `${baseline.info.url}${name}`, seconds });
+      const { subject: inlay, baseline: base } = await compare(
+        { url: `${url}${path}`, headers, seconds, pid: svc.proc.pid },
+        { url: `${baseline.info.url}${name}`, seconds, pid: baseline.proc.pid },
+        rounds,
+      );
       if (inlay.errors || inlay.non2xx)
         throw new Error(`${name}: ${inlay.errors} errors, ${inlay.non2xx} non-2xx`);
       const size = `${Math.round(bodies[name]!.length / 102.4) / 10} kB`;
@@ -74,6 +78,19 @@ export async function readPath(opts: {
             ? { target: { on: 'value' as const, op: '>=' as const, value: 2000, label: '≥ 2000/s' } }
             : {}),
         },
+        ...(inlay.cpuMs !== undefined && base.cpuMs !== undefined
+          ? [
+              {
+                suite,
+                name: `${name} service CPU per request`,
+                value: inlay.cpuMs,
+                unit: 'ms',
+                baseline: base.cpuMs,
+                ratio: base.cpuMs ? inlay.cpuMs / base.cpuMs : undefined,
+                note: 'steadier than req/s on a busy machine',
+              },
+            ]
+          : []),
         {
           suite,
           name: `${name} p50`,

@@ -1,12 +1,9 @@
 import { LogsQuery } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
-import { resolveUser } from '../users/resolve-user.ts';
 import { pathUser } from '../users/routes.ts';
-import { findWorkflow } from '../workflows/workflows.ts';
-import { deleteUserExecutions, logPage } from './executions.ts';
+import { deleteUserExecutions, logPageOf } from './executions.ts';
 
 export interface ExecutionHooks {
   /** Runs inside a compliance delete, before rows go (the engine cancels the user's queued and running work). */
@@ -19,12 +16,7 @@ export function executionsRoutes(ctx: AppContext, hooks: ExecutionHooks = {}): R
   r.get('/workflows/:workflowId/logs', async (req, res) => {
     const workflowId = pathId(req.params.workflowId, 'workflowId');
     const q = parse(LogsQuery, req.query, 'query');
-    const user = await resolveUser(ctx, req, q.userId);
-    const wf = await findWorkflow(ctx.db, user.accountId, workflowId);
-    if (!wf) throw notFound('Workflow');
-    const data = await logPage(ctx.db, {
-      accountId: user.accountId,
-      userId: user.id,
+    const data = await logPageOf(ctx.store, req, q.userId, {
       workflowId,
       page: q.page,
       limit: q.limit,

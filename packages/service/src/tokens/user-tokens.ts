@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { KeyObject, randomUUID, sign } from 'node:crypto';
 import { JWT_ALGORITHM, JWT_AUDIENCE } from '@inlay/contract';
-import { createLocalJWKSet, errors, type JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
+import { createLocalJWKSet, errors, type JSONWebKeySet, jwtVerify } from 'jose';
 import type { Vault } from '../credentials/vault.ts';
 import type { Db } from '../store/store.ts';
 import { loadOrCreateSigningKey, publishedKeys, rotateSigningKey, type SigningKey } from './signing-keys.ts';
@@ -17,6 +17,7 @@ export class UserTokens {
   #key?: SigningKey;
   #jwks?: { set: ReturnType<typeof createLocalJWKSet>; doc: JSONWebKeySet; loadedAt: number };
   #refreshing?: Promise<void>;
+  #signer?: { kid: string; header: string; key: KeyObject };
 
   constructor(
     private readonly db: Db,
@@ -35,16 +36,35 @@ export class UserTokens {
     this.#key = key;
     const now = Math.floor(Date.now() / 1000);
     const exp = now + this.ttlSeconds;
-    const token = await new SignJWT({ acct: accountId })
-      .setProtectedHeader({ alg: JWT_ALGORITHM, kid: key.kid, typ: 'JWT' })
-      .setIssuer(this.issuer)
-      .setAudience(JWT_AUDIENCE)
-      .setSubject(userId)
-      .setIssuedAt(now)
-      .setExpirationTime(exp)
-      .setJti(randomUUID())
-      .sign(key.privateKey);
+    const payload = {
+      acct: accountId,
+      iss: this.issuer,
+      aud: JWT_AUDIENCE,
+      sub: userId,
+      iat: now,
+      exp,
+      jti: randomUUID(),
+    };
+    const signer = this.#signerFor(key);
+    const input = `${signer.header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    const token = `${input}.${sign(null, Buffer.from(input), signer.key).toString('base64url')}`;
     return { token, expiresAt: new Date(exp * 1000) };
+  }
+
+  /**
+   * The same compact JWS jose's SignJWT makes, signed with node:crypto directly: jose signs through WebCrypto,
+   * which costs about four times as much per token.
+   */
+  #signerFor(key: SigningKey): { kid: string; header: string; key: KeyObject } {
+    if (this.#signer?.kid !== key.kid) {
+      const header = { alg: JWT_ALGORITHM, kid: key.kid, typ: 'JWT' };
+      this.#signer = {
+        kid: key.kid,
+        header: Buffer.from(JSON.stringify(header)).toString('base64url'),
+        key: KeyObject.from(key.privateKey),
+      };
+    }
+    return this.#signer;
   }
 
   /** Returns the claims, or undefined for any token that does not verify. */

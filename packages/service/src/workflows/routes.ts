@@ -16,12 +16,15 @@ import { parse, pathId } from '../http/validate.ts';
 import { integrations, userWorkflows, workflows, workflowVersions } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { checkDefinition, type DefinitionCache } from './definitions.ts';
-import { findWorkflow, listWorkflows } from './workflows.ts';
+import { findWorkflow, listWorkflowsJsonOf, listWorkflowsOf } from './workflows.ts';
 
 export interface WorkflowHooks {
   /** Runs after a user's workflow is switched on or off (the scheduler recomputes its next run). */
   onToggle?: (userId: string, workflowId: string, active: boolean) => Promise<void>;
 }
+
+// Built once: a schema derived per request would be compiled per request.
+const ListQuery = WorkflowsQuery.partial({ userId: true });
 
 export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: WorkflowHooks = {}): Router {
   const r = Router();
@@ -85,11 +88,11 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
   });
 
   r.get('/workflows', async (req, res) => {
-    const q = parse(WorkflowsQuery.partial({ userId: true }), req.query, 'query');
-    const user = await resolveUser(ctx, req, q.userId);
-    res.json({
-      data: await listWorkflows(db, defs, user.accountId, user.id, { integrationId: q.integrationId }),
+    const q = parse(ListQuery, req.query, 'query');
+    const data = await listWorkflowsJsonOf(ctx.store, defs, req, q.userId, {
+      integrationId: q.integrationId,
     });
+    res.type('json').send(`{"data":${data}}`);
   });
 
   // Registered before `/workflows/:workflowId` so the literal segments win.
@@ -114,8 +117,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
   r.get('/workflows/:workflowId', async (req, res) => {
     const workflowId = pathId(req.params.workflowId, 'workflowId');
     const q = parse(WorkflowQuery, req.query, 'query');
-    const user = await resolveUser(ctx, req, q.userId);
-    const [wf] = await listWorkflows(db, defs, user.accountId, user.id, { workflowId });
+    const [wf] = await listWorkflowsOf(ctx.store, defs, req, q.userId, { workflowId });
     if (!wf) throw notFound('Workflow');
     res.json({ data: wf });
   });

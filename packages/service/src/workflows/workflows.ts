@@ -1,8 +1,11 @@
 import type { Workflow } from '@inlay/contract';
 import { and, asc, eq } from 'drizzle-orm';
+import type { Request } from 'express';
+import { preparedPerStore } from '../store/prepared.ts';
 import { installations, integrations, userWorkflows, workflows } from '../store/schema.ts';
-import type { Db } from '../store/store.ts';
-import type { DefinitionCache } from './definitions.ts';
+import type { Db, Store } from '../store/store.ts';
+import { checkLookedUp, USER_CTE, userLookup } from '../users/resolve-user.ts';
+import type { CompiledVersion, DefinitionCache } from './definitions.ts';
 
 const columns = {
   id: workflows.id,
@@ -44,6 +47,25 @@ export async function listWorkflows(
       ),
     )
     .orderBy(asc(workflows.createdAt), asc(workflows.id));
+  return withDefinitions(defs, rows);
+}
+
+type WorkflowRow = {
+  id: string;
+  name: string;
+  description: string | null;
+  integrationId: string;
+  integrationName: string;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+  installationId: string | null;
+  installedVersion: number | null;
+  userActive: boolean | null;
+  enabled: boolean | null;
+};
+
+async function withDefinitions(defs: DefinitionCache, rows: WorkflowRow[]): Promise<Workflow[]> {
   const compiled = await defs.getMany(rows.map((r) => ({ workflowId: r.id, version: r.version })));
   return rows.map((r) => {
     const v = compiled.get(defs.key(r.id, r.version))!;
@@ -66,6 +88,93 @@ export async function listWorkflows(
       updatedAt: r.updatedAt.toISOString(),
     };
   });
+}
+
+// The user and the account's workflows in one round trip: `u` has no row when the user does not exist.
+const listForUser = preparedPerStore<WorkflowRow & { userId: string; username: string }>(
+  'inlay_list_workflows',
+  `with ${USER_CTE}
+  select u.id as "userId", u.username, w.id, w.name, w.description, w.integration_id as "integrationId",
+         w.integration_name as "integrationName", w.current_version as "version", w.created_at as "createdAt",
+         w.updated_at as "updatedAt", uw.installation_id as "installationId", uw.version as "installedVersion",
+         uw.active as "userActive", inst.enabled
+  from u
+  left join (select w.*, i.name as integration_name from workflows w join integrations i on i.id = w.integration_id
+             where w.account_id = $1 and ($4::uuid is null or w.integration_id = $4::uuid)
+               and ($5::uuid is null or w.id = $5::uuid)) w on true
+  left join user_workflows uw on uw.workflow_id = w.id and uw.user_id = u.id
+  left join installations inst on inst.id = uw.installation_id
+  order by w.created_at, w.id`,
+);
+
+/**
+ * `listWorkflows` for the user a request names, resolved in the same query; errors as `resolveUser`'s.
+ */
+async function rowsOf(
+  store: Store,
+  req: Request,
+  ref: string | undefined,
+  filter: { workflowId?: string; integrationId?: string },
+): Promise<WorkflowRow[]> {
+  const lookup = userLookup(req, ref);
+  const rows = await listForUser(store)([
+    lookup.accountId,
+    lookup.id,
+    lookup.username,
+    filter.integrationId ?? null,
+    filter.workflowId ?? null,
+  ]);
+  checkLookedUp(req, ref, rows[0] && { id: rows[0].userId, username: rows[0].username });
+  return rows.filter((r) => r.id !== null);
+}
+
+export async function listWorkflowsOf(
+  store: Store,
+  defs: DefinitionCache,
+  req: Request,
+  ref: string | undefined,
+  filter: { workflowId?: string; integrationId?: string } = {},
+): Promise<Workflow[]> {
+  return withDefinitions(defs, await rowsOf(store, req, ref, filter));
+}
+
+// The part of a workflow that only its version decides, serialised once per version.
+const versionJson = new WeakMap<CompiledVersion, string>();
+function versionPart(v: CompiledVersion): string {
+  let json = versionJson.get(v);
+  if (json === undefined) {
+    const trigger = v.definition.trigger;
+    json = `"connectors":${JSON.stringify(v.connectors)},"trigger":${JSON.stringify({
+      type: trigger.type,
+      ...(trigger.type === 'event' ? { event: trigger.event } : {}),
+    })},"config":${JSON.stringify(v.definition.config)}`;
+    versionJson.set(v, json);
+  }
+  return json;
+}
+
+const str = JSON.stringify;
+
+/**
+ * `listWorkflowsOf` as the JSON text of the array, byte for byte what `JSON.stringify` makes of it: the
+ * definition-derived part is serialised once per version rather than once per request.
+ */
+export async function listWorkflowsJsonOf(
+  store: Store,
+  defs: DefinitionCache,
+  req: Request,
+  ref: string | undefined,
+  filter: { workflowId?: string; integrationId?: string } = {},
+): Promise<string> {
+  const rows = await rowsOf(store, req, ref, filter);
+  const compiled = await defs.getMany(rows.map((r) => ({ workflowId: r.id, version: r.version })));
+  const parts = rows.map((r) => {
+    const v = compiled.get(defs.key(r.id, r.version))!;
+    const installed = r.installationId !== null;
+    const active = installed && r.userActive === true && r.enabled === true;
+    return `{"workflowId":${str(r.id)},"name":${str(r.name)},"description":${str(r.description)},"integrationId":${str(r.integrationId)},"integrationName":${str(r.integrationName)},"version":${str(r.version)},"installed":${installed},"active":${active},${versionPart(v)},"installationId":${str(r.installationId)},"installedVersion":${str(r.installedVersion)},"createdAt":"${r.createdAt.toISOString()}","updatedAt":"${r.updatedAt.toISOString()}"}`;
+  });
+  return `[${parts.join(',')}]`;
 }
 
 export async function findWorkflow(db: Db, accountId: string, workflowId: string) {

@@ -1,0 +1,81 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { load } from './lib/load.ts';
+import { freshBenchDatabase } from './lib/pg.ts';
+import { startChild } from './lib/proc.ts';
+
+/**
+ * Profiles the service under load: `pnpm bench:profile --endpoint workflows|logs|token [--store pglite]`.
+ * Prints the functions with the most self time and the path of the .cpuprofile (open it in Chrome DevTools).
+ */
+const { values } = parseArgs({
+  options: {
+    endpoint: { type: 'string', default: 'workflows' },
+    store: { type: 'string', default: 'postgres' },
+    seconds: { type: 'string', default: '8' },
+    top: { type: 'string', default: '30' },
+  },
+});
+const dir = mkdtempSync(join(tmpdir(), 'inlay-prof-'));
+const env =
+  values.store === 'postgres'
+    ? { DATABASE_URL: await freshBenchDatabase() }
+    : { INLAY_DATA_DIR: 'memory://' };
+const svc = await startChild<{ url: string; apiKey: string; userId: string; workflowId: string }>(
+  'servers/service.ts',
+  [],
+  env,
+  120_000,
+  ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+);
+const { url, apiKey, userId, workflowId } = svc.info;
+const paths: Record<string, string> = {
+  workflows: `/workflows?userId=${userId}`,
+  logs: `/workflows/${workflowId}/logs?userId=${userId}&limit=30`,
+  token: `/users/${userId}/token`,
+};
+const r = await load({
+  url: `${url}${paths[values.endpoint!]}`,
+  headers: { authorization: `Bearer ${apiKey}` },
+  seconds: Number(values.seconds),
+});
+process.stdout.write(
+  `${values.endpoint} on ${values.store}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms\n`,
+);
+await svc.stop();
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+}
+const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+if (!file) throw new Error(`no profile written in ${dir}`);
+const prof = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: Node[] };
+const total = prof.nodes.reduce((s, n) => s + n.hitCount, 0);
+const self = new Map<string, number>();
+for (const n of prof.nodes) {
+  const f = n.callFrame;
+  const where = f.url
+    .replace(/^.*node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?/, '')
+    .replace(/^file:\/\/.*\/work\/main\//, '');
+  const k = `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`;
+  self.set(k, (self.get(k) ?? 0) + n.hitCount);
+}
+const byPkg = new Map<string, number>();
+for (const [k, v] of self) {
+  const where = k.split(' ')[1] ?? '';
+  const pkg = where.startsWith('packages/')
+    ? where.split('/').slice(0, 4).join('/')
+    : (where.split('/')[0] ?? '');
+  byPkg.set(pkg || '(native)', (byPkg.get(pkg || '(native)') ?? 0) + v);
+}
+const pct = (v: number) => `${((v / total) * 100).toFixed(1).padStart(5)}%`;
+process.stdout.write(`\nself time by function (${join(dir, file)}):\n`);
+for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+  process.stdout.write(`${pct(v)}  ${k}\n`);
+process.stdout.write('\nself time by module:\n');
+for (const [k, v] of [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 25))
+  process.stdout.write(`${pct(v)}  ${k}\n`);
