@@ -14,7 +14,9 @@ import { type Service, startService } from '../../service/test/helpers/service.t
 
 export { createUser, insertExecutions, installDirect, type Service, startProvider, startService, tokenFor };
 
-export const GOOD_TOKEN = 'bot-token-good';
+import { GOOD_TOKEN } from './constants.ts';
+
+export { GOOD_TOKEN };
 
 /** A Discord stand-in: `/users/@me` accepts only GOOD_TOKEN (and says why not), the guild has two channels. */
 export async function startDiscord() {

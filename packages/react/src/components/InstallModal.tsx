@@ -142,9 +142,9 @@ export function InstallModal(props: InstallModalProps) {
     setReady(true);
   }, [open, ready, w, editing, installations.data, resume, clearResume, client, t]);
 
-  const go = (s: Step) => {
+  const go = (s: Step, error: string | null = null) => {
     setStep(s);
-    setSubmitError(null);
+    setSubmitError(error);
     requestAnimationFrame(() => heading.current?.focus());
   };
 
@@ -224,7 +224,7 @@ export function InstallModal(props: InstallModalProps) {
             : Object.keys(e).length
               ? 'configure'
               : null;
-          if (back && steps.includes(back)) go(back);
+          if (back && steps.includes(back)) go(back, errorText(err));
         },
       },
     );
@@ -298,7 +298,11 @@ export function InstallModal(props: InstallModalProps) {
                     connector={c}
                     value={creds[c.id]}
                     error={errors[`cred:${c.id}`]}
-                    onChange={(v) => setCreds((p) => ({ ...p, [c.id]: v }))}
+                    onChange={(v) => {
+                      setCreds((p) => ({ ...p, [c.id]: v }));
+                      setErrors(({ [`cred:${c.id}`]: _, ...rest }) => rest);
+                      setSubmitError(null);
+                    }}
                     resumeState={() => ({ workflowId, credentialIds: creds, values })}
                   />
                 ))}

@@ -1,0 +1,180 @@
+// @vitest-environment jsdom
+import type { Installation } from '@inlay/client';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InstallModal } from '../../src/index.ts';
+import { GOOD_TOKEN } from '../constants.ts';
+import { api, seed, tokenOf } from '../seed.ts';
+import { renderWidget } from './render.tsx';
+
+afterEach(cleanup);
+const props = () => ({ baseUrl: seed.url, getToken: tokenOf('install') });
+const NAME = 'Announce won deals on Discord';
+
+describe('<InstallModal> against the service', () => {
+  let installationId = '';
+  let credentialId = '';
+
+  it('installs with an API-key credential: provider error inline, then connect, configure, review', async () => {
+    const user = userEvent.setup();
+    const installed: Installation[] = [];
+    const { events } = renderWidget(
+      <InstallModal workflowId={seed.discordWorkflowId} defaultOpen onInstalled={(i) => installed.push(i)} />,
+      props(),
+    );
+    const dialog = await screen.findByRole('dialog', { name: `Install ${NAME}` });
+    await within(dialog).findByRole('heading', { name: /Step 1 of 3/ });
+
+    // Next without an account is refused, named.
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(within(dialog).getByText('Choose or connect a Discord account to continue.')).toBeTruthy();
+
+    // A token the provider refuses: its reason shows inline and nothing is stored.
+    await user.type(within(dialog).getByLabelText(/Bot token/), 'bot-token-bad');
+    await user.type(within(dialog).getByLabelText(/Server id/), '123456789012345678');
+    await user.click(within(dialog).getByRole('button', { name: 'Save and connect' }));
+    const refusal = await within(dialog).findByText(/Discord rejected the credential/);
+    expect(refusal.getAttribute('role')).toBe('alert');
+    expect(
+      within(dialog)
+        .getByLabelText(/Bot token/)
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
+    expect((await api('GET', '/credentials?userId=install')).body.data).toEqual([]);
+
+    await user.clear(within(dialog).getByLabelText(/Bot token/));
+    await user.type(within(dialog).getByLabelText(/Bot token/), GOOD_TOKEN);
+    await user.click(within(dialog).getByRole('button', { name: 'Save and connect' }));
+    const radio = await within(dialog).findByRole('radio', { name: 'Discord' });
+    expect(radio).toHaveProperty('checked', true);
+    credentialId = (radio as HTMLInputElement).value;
+    expect(events).toContainEqual({
+      type: 'connected',
+      connector: 'discord',
+      credentialId,
+      method: 'apiKey',
+    });
+
+    // Step 2: fields by type, the channel list comes from the provider with the new credential.
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await within(dialog).findByRole('heading', { name: /Step 2 of 3/ });
+    const channel = within(dialog).getByRole('combobox', { name: /Channel/ });
+    await waitFor(() =>
+      expect(
+        within(channel)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Choose…', '#general', '#deals']),
+    );
+    expect(
+      within(dialog)
+        .getByRole('textbox', { name: /Message prefix/ })
+        .getAttribute('aria-required'),
+    ).toBe('true');
+    expect(within(dialog).getByRole('checkbox', { name: 'Allow mentions' })).toBeTruthy();
+
+    // Inline validation: required and number, tied to their inputs.
+    await user.type(within(dialog).getByRole('textbox', { name: 'Minimum amount' }), 'lots');
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(within(dialog).getByText('Channel is required.')).toBeTruthy();
+    expect(within(dialog).getByText('Message prefix is required.')).toBeTruthy();
+    const amount = within(dialog).getByRole('textbox', { name: 'Minimum amount' });
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(amount.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Minimum amount must be a number.',
+    );
+
+    await user.selectOptions(channel, '222222222222222222');
+    await user.type(within(dialog).getByRole('textbox', { name: /Message prefix/ }), 'Won:');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Allow mentions' }));
+    await user.clear(amount);
+    await user.type(amount, '100');
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+
+    // Step 3: review, then install.
+    await within(dialog).findByRole('heading', { name: /Step 3 of 3/ });
+    const review = within(dialog)
+      .getAllByRole('definition')
+      .map((d) => d.textContent);
+    expect(review).toEqual(['Discord', '222222222222222222', 'Won:', 'Yes', '100']);
+    await user.click(within(dialog).getByRole('button', { name: 'Install' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    expect(installed).toHaveLength(1);
+    installationId = installed[0]!.installationId;
+    const stored = (await api('GET', `/installations/${installationId}`)).body.data;
+    expect(stored.credentialIds).toEqual({ discord: credentialId });
+    expect(stored.formData[0].fields.map((f: { name: string; value: unknown }) => [f.name, f.value])).toEqual(
+      [
+        ['channel', '222222222222222222'],
+        ['prefix', 'Won:'],
+        ['mentions', true],
+        ['minAmount', 100],
+      ],
+    );
+    // The refused token was reported as an `error` event.
+    expect(events.map((e) => e.type)).toEqual(['opened', 'error', 'connected', 'installed', 'closed']);
+  });
+
+  it('edits the installation in the same modal, prefilled, and saves with PATCH', async () => {
+    const user = userEvent.setup();
+    renderWidget(<InstallModal workflowId={seed.discordWorkflowId} defaultOpen />, props());
+    const dialog = await screen.findByRole('dialog', { name: `Settings of ${NAME}` });
+    await within(dialog).findByRole('heading', { name: /Step 1 of 3/ });
+    expect(await within(dialog).findByRole('radio', { name: 'Discord' })).toHaveProperty('checked', true);
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    const prefix = within(dialog).getByRole('textbox', { name: /Message prefix/ });
+    expect(prefix).toHaveProperty('value', 'Won:');
+    await user.clear(prefix);
+    await user.type(prefix, 'Closed:');
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const stored = (await api('GET', `/installations/${installationId}`)).body.data;
+    expect(stored.formData[0].fields[1]).toMatchObject({ name: 'prefix', value: 'Closed:' });
+  });
+
+  it('puts an error the service names back on its step', async () => {
+    const user = userEvent.setup();
+    // A second credential, deleted behind the modal's back after it is picked.
+    const extra = await api('POST', '/credentials', {
+      userId: 'install',
+      connector: 'discord',
+      name: 'Spare bot',
+      data: { botToken: GOOD_TOKEN, guildId: '123456789012345678' },
+    });
+    expect(extra.status).toBe(201);
+    renderWidget(<InstallModal workflowId={seed.discordWorkflowId} defaultOpen />, props());
+    const dialog = await screen.findByRole('dialog', { name: `Settings of ${NAME}` });
+    await user.click(await within(dialog).findByRole('radio', { name: 'Spare bot' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await within(dialog).findByRole('heading', { name: /Step 3 of 3/ });
+    expect((await api('DELETE', `/credentials/${extra.body.data.credentialId}?userId=install`)).status).toBe(
+      200,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await within(dialog).findByRole('heading', { name: /Step 1 of 3/ });
+    const group = within(dialog).getByRole('group', { name: /Discord account/ });
+    expect(document.getElementById(group.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'no Discord credential of this user has this id',
+    );
+    expect(within(dialog).getByRole('alert').textContent).toMatch(/body\.credentialIds\.discord/);
+  });
+
+  it('closes on Escape and gives the focus back', async () => {
+    const user = userEvent.setup();
+    const changes: boolean[] = [];
+    renderWidget(
+      <InstallModal workflowId={seed.stripeWorkflowId} defaultOpen onOpenChange={(o) => changes.push(o)} />,
+      props(),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Install Look up Stripe customers' });
+    await within(dialog).findByRole('heading', { name: /Step 1 of 2/ });
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(changes).toEqual([false]);
+  });
+});
