@@ -119,8 +119,11 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
     await popup.getByRole('button', { name: 'Allow' }).waitFor();
     expect(await popup.textContent('body')).toContain('SANDBOX');
     await screenshot(popup, 'oauth-consent');
+    // Listen before clicking: the callback page may post its result and close at once.
+    const closed = popup.waitForEvent('close', { timeout: 20_000 });
     await popup.getByRole('button', { name: 'Allow' }).click();
-    await popup.waitForEvent('close', { timeout: 15_000 }).catch(async (err) => {
+    await closed.catch(async (err) => {
+      if (popup.isClosed()) return;
       // Say what the callback page showed instead of closing.
       throw new Error(`the OAuth popup stayed open on ${popup.url()}: ${await popup.textContent('body')}`, {
         cause: err,
@@ -203,10 +206,12 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
   it('5. with the workflow disabled, a new deal starts no run', async () => {
     await nav(page, 'Settings → Integrations');
     const toggle = page.getByRole('switch', { name: `Enabled: ${SLACK_WORKFLOW}` });
-    await toggle.uncheck();
+    // A controlled switch: it flips once the service has answered, so click and wait rather than uncheck().
+    await toggle.click();
     await expect.poll(() => toggle.isChecked()).toBe(false);
-    const wf = await demo.client.workflows.get(slackWorkflowId, { userId: 'alice' });
-    expect(wf.active).toBe(false);
+    await expect
+      .poll(async () => (await demo.client.workflows.get(slackWorkflowId, { userId: 'alice' })).active)
+      .toBe(false);
     await screenshot(page, 'disabled');
 
     const summary = await createDeal(page, 'Initech expansion', 'Initech');
