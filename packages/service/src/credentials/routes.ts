@@ -1,14 +1,13 @@
-import { redact, secretValues } from '@inlay/connectors';
 import { CreateCredentialBody, CreateOAuthCredentialBody, CredentialsQuery } from '@inlay/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { HttpProblem, notFound, unprocessable } from '../http/problem.ts';
+import { HttpProblem, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { credentials, installations } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
-import { checkCredentialFields } from './credential-fields.ts';
-import { listCredentials, shortReason, toCredential } from './credentials.ts';
+import { connectWithSecrets } from './connect.ts';
+import { listCredentials, toCredential } from './credentials.ts';
 import { startOAuth } from './oauth-flow.ts';
 
 const UserQuery = CredentialsQuery.pick({ userId: true });
@@ -31,36 +30,7 @@ export function credentialsRoutes(ctx: AppContext): Router {
   r.post('/credentials', async (req, res) => {
     const body = parse(CreateCredentialBody, req.body, 'body');
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
-    const def = ctx.connectors.get(body.connector);
-    if (!def) throw unprocessable('body.connector', 'exists', `no connector "${body.connector}"`);
-    if (def.auth.type === 'oauth2')
-      throw unprocessable('body.connector', 'auth_type', `${def.id} uses OAuth: use POST /credentials/oauth`);
-    if (def.auth.type === 'none')
-      throw unprocessable('body.connector', 'auth_type', `${def.id} needs no credential`);
-    const fields = checkCredentialFields(def.auth.fields, body.data);
-    const verdict = await ctx.connectors.test(def.id, { fields });
-    if (!verdict.ok) {
-      // The provider may quote what it was sent; the answer must not.
-      const reason = redact(shortReason(verdict.reason), secretValues(Object.values(fields)));
-      if (verdict.transient)
-        throw new HttpProblem(
-          502,
-          'upstream_error',
-          `Could not check the credential with ${def.name}: ${reason}`,
-        );
-      throw new HttpProblem(422, 'unprocessable', `${def.name} rejected the credential: ${reason}`, {
-        errors: [{ field: 'body.data', rule: 'rejected', message: reason }],
-        extra: { reason },
-      });
-    }
-    const row = await ctx.credentials.create({
-      accountId: user.accountId,
-      userId: user.id,
-      connector: def.id,
-      name: body.name ?? def.name,
-      type: def.auth.type,
-      secrets: { fields },
-    });
+    const row = await connectWithSecrets(ctx, user, body);
     res.status(201).json({ data: toCredential(row) });
   });
 

@@ -1,10 +1,7 @@
+import { createCredentialFor } from '../credentials/agent-connect.ts';
 import type { Engine } from '../engine/engine.ts';
 import { findInstalled, runFor } from '../engine/installed.ts';
 import { type McpPorts, ToolFailure } from './session.ts';
-
-const pending = (what: string) => async (): Promise<never> => {
-  throw new ToolFailure(`${what} is not available on this server yet.`);
-};
 
 // Built-ins every workflow may use; a server's connector restrictions speak of apps.
 const BUILT_INS = new Set(['transform', 'delay']);
@@ -42,6 +39,6 @@ export function createMcpPorts(engine: Engine): McpPorts {
         throw new ToolFailure(`This server may not use ${blocked.connector}, which the workflow calls.`);
       return engine.enqueue([runFor(installed, data, 'manual')]);
     },
-    createCredential: pending('create_credential_inlay'),
+    createCredential: (s, req) => createCredentialFor(s.ctx, s.user, req),
   };
 }
