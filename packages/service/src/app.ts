@@ -169,7 +169,8 @@ function mcpApp(handlers: express.RequestHandler[], logger: Logger): Express {
 
 /** Listens with timeouts that keep a slow client from holding a request open forever. */
 export function listen(app: Express, port: number, host: string, requestTimeoutMs = 30_000): Promise<Server> {
-  const server = createServer(app);
+  // Node checks the timeouts below only every `connectionsCheckingInterval` (30 s by default).
+  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs) }, app);
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(requestTimeoutMs, 20_000);
   server.keepAliveTimeout = 5_000;
