@@ -291,6 +291,38 @@ describe('event trigger', () => {
   });
 });
 
+describe('disabled installation', () => {
+  it('ignores events and refuses explicit runs while the installation is disabled', async () => {
+    const inst = (await svc.call('GET', `/installations?userId=${alice}`, { auth: apiKey })).body.data.find(
+      (i: { workflowIds: string[] }) => i.workflowIds.includes(wf.lost),
+    );
+    const patch = (enabled: boolean) =>
+      svc.call('PATCH', `/installations/${inst.installationId}`, {
+        auth: apiKey,
+        body: { userId: alice, enabled },
+      });
+    expect((await patch(false)).status).toBe(200);
+    const r = await svc.call('POST', '/run/event', {
+      auth: apiKey,
+      body: { event: 'deal.lost', userId: alice },
+    });
+    expect(r.body.executionIds).toEqual([]);
+    expectProblem(
+      await svc.call('POST', '/run/workflow', { auth: apiKey, body: { workflowId: wf.lost, userId: alice } }),
+      409,
+      'conflict',
+      'body.workflowId',
+    );
+    expect((await patch(true)).status).toBe(200);
+    const back = await svc.call('POST', '/run/event', {
+      auth: apiKey,
+      body: { event: 'deal.lost', userId: alice },
+    });
+    expect(back.body.executionIds).toHaveLength(1);
+    await waitForRuns(svc, back.body.executionIds);
+  });
+});
+
 describe('manual trigger', () => {
   it('runs an installed workflow with the API key or the user’s JWT; templates see trigger and user', async () => {
     const id = await runOf(wf.manual, { values: [1, 2, 3.5] });

@@ -50,7 +50,11 @@ export class Engine {
   async start(): Promise<void> {
     const { config, logger } = this.ctx;
     await this.queue.init();
-    if (!config.runWorkers) return;
+    if (!config.runWorkers) {
+      if (this.queue.kind === 'memory')
+        logger.warn('INLAY_RUN_WORKERS=false with the in-process queue: no process will run executions');
+      return;
+    }
     this.queue.consume((id) => this.process(id), config.workerConcurrency);
     // PGlite is single-process: whatever is pending was left by this node's previous life, so take it all now.
     await this.sweep(this.ctx.store.kind === 'pglite');
