@@ -10,6 +10,8 @@ import { expectProblem, type Service, startService } from './helpers/service.ts'
 
 let provider: Provider;
 let svc: Service;
+/** Every log line the service writes (debug level), to prove no secret reaches a log. */
+const logs: string[] = [];
 let apiKey: string;
 let accountId: string;
 let alice: string;
@@ -17,7 +19,7 @@ const HOST = 'http://app.example.test:3000';
 
 beforeAll(async () => {
   provider = await startProvider();
-  svc = await startService({ connectors: providerConnectors(provider.url) });
+  svc = await startService({ connectors: providerConnectors(provider.url), logs });
   ({ apiKey, accountId } = await svc.account());
   alice = await createUser(svc, apiKey, 'alice');
   const app = await svc.call('PUT', '/connectors/acme/oauth-app', {
@@ -469,5 +471,25 @@ describe('refresh', () => {
     const s = await statusOf(id);
     expect(s).toMatchObject({ status: 'expired' });
     expect(s.statusReason).toContain('The refresh token was revoked');
+  });
+});
+
+describe('logs', () => {
+  it('never hold a token, a code, a state, a verifier or the client secret', async () => {
+    const id = await connected();
+    const secrets = svc.ctx.credentials.open(await rowOf(id));
+    expect(logs.length).toBeGreaterThan(0);
+    const text = logs.join('\n');
+    expect(text).toContain('OAuth connection completed');
+    for (const secret of [secrets.oauth!.accessToken, secrets.oauth!.refreshToken!, provider.clientSecret])
+      expect(text).not.toContain(secret);
+    for (const q of provider.authorizeRequests) {
+      expect(text).not.toContain(q.get('state')!);
+      if (q.get('code_challenge')) expect(text).not.toContain(q.get('code_challenge')!);
+    }
+    for (const t of provider.tokenRequests) if (t.codeVerifier) expect(text).not.toContain(t.codeVerifier);
+    expect(text).not.toMatch(/code_[0-9a-f]{32}/);
+    expect(text).not.toMatch(/\bat_[0-9a-f]{32}/);
+    expect(text).not.toMatch(/\brt_[0-9a-f]{32}/);
   });
 });
