@@ -1,0 +1,246 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LogEntry, Workflow } from '@inlay/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Demo, startDemo } from '../server/demo.ts';
+
+/**
+ * Every seeded workflow, run for real against the sandbox apps, without a browser: the OAuth dance is done
+ * with plain HTTP (consent form post, redirect to Inlay's callback), deals through Acme CRM's own API.
+ */
+describe('Acme CRM seeded workflows against the sandbox', () => {
+  let demo: Demo;
+  let dataDir: string;
+  let workflows: Workflow[];
+  let cookie: string;
+
+  const wf = (name: string) => {
+    const w = workflows.find((x) => x.name === name);
+    if (!w) throw new Error(`no seeded workflow "${name}"`);
+    return w;
+  };
+
+  /** Connects one sandbox app for alice: Inlay's authorize URL, the consent form, the callback. */
+  async function connect(connector: string): Promise<string> {
+    const { credentialId, authorizeUrl } = await demo.client.credentials.startOAuth({
+      connector,
+      userId: 'alice',
+      popup: false,
+      redirectUri: `${demo.url}/settings/integrations`,
+    });
+    const consent = await fetch(authorizeUrl);
+    expect(consent.status).toBe(200);
+    expect(await consent.text()).toContain('SANDBOX');
+    const q = new URL(authorizeUrl).searchParams;
+    const decided = await fetch(authorizeUrl, {
+      method: 'POST',
+      body: new URLSearchParams({
+        client_id: q.get('client_id')!,
+        redirect_uri: q.get('redirect_uri')!,
+        state: q.get('state')!,
+        scope: q.get('scope') ?? '',
+        decision: 'allow',
+      }),
+      redirect: 'manual',
+    });
+    expect(decided.status).toBe(303);
+    const callback = decided.headers.get('location')!;
+    expect(callback.startsWith(`${demo.serviceUrl}/oauth/callback`)).toBe(true);
+    const done = await fetch(callback, { redirect: 'manual' });
+    expect(done.status).toBeLessThan(500);
+    const cred = await demo.client.credentials.get(credentialId, { userId: 'alice' });
+    expect(cred.status).toBe('connected');
+    return credentialId;
+  }
+
+  async function host(method: string, path: string, body?: unknown) {
+    const res = await fetch(`${demo.url}/api${path}`, {
+      method,
+      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  }
+
+  async function finished(workflowId: string, executionId: string): Promise<LogEntry> {
+    let entry: LogEntry | undefined;
+    await expect
+      .poll(
+        async () => {
+          const logs = await demo.client.workflows.logs(workflowId, { userId: 'alice' });
+          entry = logs.find((l) => l.executionId === executionId);
+          return entry?.finished;
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe(true);
+    return entry!;
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'acme-crm-wf-'));
+    demo = await startDemo({
+      dataDir,
+      port: 0,
+      servicePort: 0,
+      sandboxPort: 0,
+      env: {
+        DATABASE_URL: process.env.DATABASE_URL,
+        INLAY_MASTER_KEY: process.env.DATABASE_URL ? Buffer.alloc(32, 7).toString('base64') : undefined,
+        LOG_LEVEL: 'error',
+      },
+    });
+    workflows = await demo.client.workflows.list({ userId: 'alice' });
+    const login = await fetch(`${demo.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'alice', password: 'demo' }),
+    });
+    expect(login.status).toBe(200);
+    cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  });
+
+  afterAll(async () => {
+    await demo?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('seeds the account once: integrations, five workflows with their triggers, alice and bob', async () => {
+    expect(demo.seeded).toBe(true);
+    expect(workflows.map((w) => [w.integrationName, w.name, w.trigger.type, w.trigger.event]).sort()).toEqual(
+      [
+        ['GitHub', 'Open a GitHub issue for lost deals', 'event', 'deal.lost'],
+        ['HubSpot', 'Sync new contacts to HubSpot', 'event', 'contact.created'],
+        ['Slack', 'Celebrate won deals in Slack', 'event', 'deal.won'],
+        ['Slack', 'Post new deals to Slack', 'event', 'deal.created'],
+        ['Slack', 'Post website leads to Slack', 'webhook', undefined],
+      ],
+    );
+    expect((await demo.client.users.list()).map((u) => u.username).sort()).toEqual(['alice', 'bob']);
+    // The Slack channel comes from dynamic options, the GitHub repository too.
+    expect(wf('Post new deals to Slack').config[0]).toMatchObject({ name: 'channel', type: 'select' });
+    expect(wf('Open a GitHub issue for lost deals').config[0]).toMatchObject({
+      name: 'repo',
+      type: 'select',
+    });
+  });
+
+  it('refuses the host API without a session and a wrong password', async () => {
+    expect((await fetch(`${demo.url}/api/deals`)).status).toBe(401);
+    expect((await fetch(`${demo.url}/api/inlay/token`)).status).toBe(401);
+    const bad = await fetch(`${demo.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'alice', password: 'nope' }),
+    });
+    expect(bad.status).toBe(401);
+  });
+
+  it('HubSpot: a new deal contact becomes a HubSpot contact', async () => {
+    const w = wf('Sync new contacts to HubSpot');
+    const credentialId = await connect('hubspot');
+    await demo.client.installations.create({
+      userId: 'alice',
+      workflowIds: [w.workflowId],
+      credentialIds: { hubspot: credentialId },
+    });
+    const { status, body } = await host('POST', '/deals', {
+      name: 'Umbrella pilot',
+      company: 'Umbrella',
+      amount: 5000,
+      contactName: 'Alice Wesker',
+      contactEmail: 'alice.wesker@umbrella.test',
+    });
+    expect(status).toBe(201);
+    const run = body.runs.find((r: { event: string }) => r.event === 'contact.created');
+    expect(run.executionIds).toHaveLength(1);
+    const entry = await finished(w.workflowId, run.executionIds[0]);
+    expect(entry.status).toBe('succeeded');
+    expect(demo.sandbox.hubspot.contacts).toEqual([
+      expect.objectContaining({
+        properties: {
+          email: 'alice.wesker@umbrella.test',
+          firstname: 'Alice',
+          lastname: 'Wesker',
+          company: 'Umbrella',
+        },
+      }),
+    ]);
+  });
+
+  it('GitHub: a lost deal opens an issue in the chosen repository', async () => {
+    const w = wf('Open a GitHub issue for lost deals');
+    const credentialId = await connect('github');
+    const repos = await demo.client.connectors.options('github', 'repositories', {
+      userId: 'alice',
+      credentialId,
+    });
+    expect(repos.map((o) => o.value)).toEqual(['acme/crm', 'acme/sales-ops']);
+    await demo.client.installations.create({
+      userId: 'alice',
+      workflowIds: [w.workflowId],
+      credentialIds: { github: credentialId },
+      values: [
+        {
+          workflowId: w.workflowId,
+          blockId: w.config[0]!.stepId,
+          fields: [{ name: 'repo', value: 'acme/sales-ops' }],
+        },
+      ],
+    });
+    const created = await host('POST', '/deals', { name: 'Soylent bulk', company: 'Soylent', amount: 900 });
+    const lost = await host('POST', `/deals/${created.body.data.id}/lost`);
+    expect(lost.body.data.stage).toBe('lost');
+    const entry = await finished(w.workflowId, lost.body.runs[0].executionIds[0]);
+    expect(entry.status).toBe('succeeded');
+    expect(demo.sandbox.github.issues).toEqual([
+      expect.objectContaining({
+        repo: 'acme/sales-ops',
+        title: 'Lost deal: Soylent bulk',
+        labels: [{ name: 'lost-deal' }],
+      }),
+    ]);
+  });
+
+  it('Slack: a won deal is celebrated, and the webhook workflow posts website leads', async () => {
+    const slack = await connect('slack');
+    const won = wf('Celebrate won deals in Slack');
+    const leads = wf('Post website leads to Slack');
+    const value = (w: Workflow, channel: string) => ({
+      workflowId: w.workflowId,
+      blockId: w.config[0]!.stepId,
+      fields: [{ name: 'channel', value: channel }],
+    });
+    await demo.client.installations.create({
+      userId: 'alice',
+      workflowIds: [won.workflowId],
+      credentialIds: { slack },
+      values: [value(won, 'C0DEALS02')],
+    });
+    const leadInstall = await demo.client.installations.create({
+      userId: 'alice',
+      workflowIds: [leads.workflowId],
+      credentialIds: { slack },
+      values: [value(leads, 'C0GENRL03')],
+    });
+
+    const created = await host('POST', '/deals', { name: 'Hooli cloud', company: 'Hooli', amount: 42000 });
+    const closed = await host('POST', `/deals/${created.body.data.id}/won`);
+    await finished(won.workflowId, closed.body.runs[0].executionIds[0]);
+
+    expect(leadInstall.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const hook = await fetch(leadInstall.webhookUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Gavin Belson', email: 'gavin@hooli.test' }),
+    });
+    expect(hook.status).toBeLessThan(300);
+    await expect
+      .poll(() => demo.sandbox.slack.messages.map((m) => [m.channel, m.text]), { timeout: 30_000 })
+      .toEqual([
+        ['C0DEALS02', 'Won: Hooli cloud (42000 USD)'],
+        ['C0GENRL03', 'New website lead: Gavin Belson <gavin@hooli.test>'],
+      ]);
+  });
+});
