@@ -367,6 +367,19 @@ describe('state', () => {
     expect((await statusOf(credentialId)).status).toBe('pending');
   });
 
+  it('reports a connection never completed within 10 minutes as failed, so a poller stops waiting', async () => {
+    const { credentialId } = await start();
+    expect((await statusOf(credentialId)).status).toBe('pending');
+    await svc.db
+      .update(credentials)
+      .set({ createdAt: new Date(Date.now() - 601_000) })
+      .where(eq(credentials.id, credentialId));
+    expect(await statusOf(credentialId)).toMatchObject({
+      status: 'failed',
+      statusReason: 'The sign-in was not completed within 10 minutes; connect again',
+    });
+  });
+
   it('rejects a missing or unknown state', async () => {
     const none = await callback(`${svc.url}/oauth/callback?code=abc`, 'application/json');
     expect(none.status).toBe(400);

@@ -1,8 +1,9 @@
 import type { Credential } from '@inlay/contract';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, lt } from 'drizzle-orm';
 import { credentials } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
 import type { CredentialRow } from './credential-service.ts';
+import { STATE_TTL_MS } from './oauth-states.ts';
 
 /** A credential as the API shows it: status and timestamps, never the sealed secret. */
 export const toCredential = (row: CredentialRow): Credential => ({
@@ -40,3 +41,23 @@ export const shortReason = (reason: string, max = 500) => {
   const line = reason.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
+
+export const ABANDONED_REASON = 'The sign-in was not completed within 10 minutes; connect again';
+
+/**
+ * A pending OAuth credential whose state has expired can never complete (the popup was closed, consent
+ * never given): it reads as `failed`, so a client polling for the result stops waiting.
+ */
+export async function failAbandoned(db: Db, owner: { accountId: string; userId: string }): Promise<void> {
+  await db
+    .update(credentials)
+    .set({ status: 'failed', statusReason: ABANDONED_REASON, updatedAt: new Date() })
+    .where(
+      and(
+        eq(credentials.accountId, owner.accountId),
+        eq(credentials.userId, owner.userId),
+        eq(credentials.status, 'pending'),
+        lt(credentials.createdAt, new Date(Date.now() - STATE_TTL_MS)),
+      ),
+    );
+}

@@ -7,7 +7,7 @@ import { parse, pathId } from '../http/validate.ts';
 import { credentials, installations } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { connectWithSecrets } from './connect.ts';
-import { listCredentials, toCredential } from './credentials.ts';
+import { failAbandoned, listCredentials, toCredential } from './credentials.ts';
 import { startOAuth } from './oauth-flow.ts';
 
 const UserQuery = CredentialsQuery.pick({ userId: true });
@@ -18,6 +18,7 @@ export function credentialsRoutes(ctx: AppContext): Router {
   r.get('/credentials', async (req, res) => {
     const q = parse(CredentialsQuery, req.query, 'query');
     const user = await resolveUser(ctx, req, q.userId);
+    await failAbandoned(ctx.db, { accountId: user.accountId, userId: user.id });
     const rows = await listCredentials(ctx.db, {
       accountId: user.accountId,
       userId: user.id,
@@ -50,6 +51,7 @@ export function credentialsRoutes(ctx: AppContext): Router {
     const id = pathId(req.params.credentialId, 'credentialId');
     const q = parse(UserQuery, req.query, 'query');
     const user = await resolveUser(ctx, req, q.userId);
+    await failAbandoned(ctx.db, { accountId: user.accountId, userId: user.id });
     const row = await ctx.credentials.find(user.accountId, user.id, id);
     if (!row) throw notFound('Credential');
     res.json({ data: toCredential(row) });
