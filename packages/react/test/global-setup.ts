@@ -13,7 +13,7 @@ export interface Seed {
   workflowId: string;
   discordWorkflowId: string;
   stripeWorkflowId: string;
-  users: Record<'market' | 'install' | 'logs' | 'refresh' | 'browser' | 'keyboard', string>;
+  users: Record<'market' | 'install' | 'logs' | 'refresh' | 'browser' | 'keyboard' | 'dark', string>;
   executions: string[];
 }
 

@@ -14,7 +14,7 @@ const discord = await startDiscord();
 const svc = await startService({ env: { INLAY_CONNECTOR_DISCORD_BASE_URL: discord.url } });
 const s = await seedWidget(svc);
 const users: Record<string, string> = {};
-for (const name of ['market', 'install', 'logs', 'refresh', 'browser', 'keyboard'])
+for (const name of ['market', 'install', 'logs', 'refresh', 'browser', 'keyboard', 'dark'])
   users[name] = await createUser(svc, s.apiKey, name);
 await installDirect(svc.db, { ...s, userId: users.market! }, { active: false });
 await installDirect(svc.db, { ...s, userId: users.logs! });
