@@ -26,7 +26,8 @@ interface Worker {
   exited: Promise<number | null>;
 }
 
-const LEASE_MS = 3000;
+// Long enough that a loaded CI machine never looks like a dead worker; short enough for a quick takeover.
+const LEASE_MS = 6000;
 
 function startWorker(): Worker {
   const child = spawnCli(['worker'], {
