@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
+import { createServerClient, type InlayError, isInlayError, jwtExpiry } from '@inlay/client';
 import express, { type Request, type Response, type Router } from 'express';
 import { downstreamResponseHeaders, upstreamRequestHeaders } from './headers.ts';
-import { sendProblem, UpstreamError } from './problem.ts';
+import { sendProblem } from './problem.ts';
 import { type CachedToken, TokenCache } from './token-cache.ts';
 
 export interface InlayMiddlewareOptions {
@@ -32,14 +33,6 @@ function subOf(token: string): string {
   return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub: string }).sub;
 }
 
-async function readUpstreamError(res: globalThis.Response): Promise<UpstreamError> {
-  return new UpstreamError(
-    res.status,
-    await res.text(),
-    res.headers.get('content-type') ?? 'application/problem+json',
-  );
-}
-
 /** Express router: `GET /token` for the signed-in user, and every other path proxied to Inlay as that user. */
 export function inlay(opts: InlayMiddlewareOptions): Router {
   const base = opts.serviceUrl.replace(/\/+$/, '');
@@ -47,36 +40,32 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const cache = new TokenCache(opts.now);
-  const keyHeaders = { authorization: `Bearer ${opts.apiKey}`, 'x-api-version': '2025-09' };
-
-  async function mintFor(ref: string): Promise<globalThis.Response> {
-    return doFetch(`${base}/users/${encodeURIComponent(ref)}/token`, {
-      headers: keyHeaders,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  }
+  // Token and user calls go through the typed server client; each is bounded like the proxied calls.
+  const api = createServerClient({
+    baseUrl: base,
+    apiKey: opts.apiKey,
+    fetch: (input, init) => doFetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+  });
 
   async function mint(hostUser: string, req: Request): Promise<CachedToken> {
-    let res = await mintFor(hostUser);
-    if (res.status === 404 && opts.autoCreateUsers) {
-      await res.body?.cancel();
+    let minted: { token: string; expiresAt?: string };
+    try {
+      minted = await api.users.token(hostUser);
+    } catch (err) {
+      if (!(isInlayError(err) && err.status === 404 && opts.autoCreateUsers)) throw err;
       const username = opts.autoCreateUsers.username(req);
       const fullName = opts.autoCreateUsers.fullName?.(req);
-      const created = await doFetch(`${base}/users`, {
-        method: 'POST',
-        headers: { ...keyHeaders, 'content-type': 'application/json' },
-        body: JSON.stringify({ username, ...(fullName ? { fullName } : {}) }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      // 409: another request or node created the user first, which is just as good.
-      if (created.status !== 201 && created.status !== 409) throw await readUpstreamError(created);
-      await created.body?.cancel();
-      res = await mintFor(created.status === 201 ? hostUser : username);
-      if (res.status === 404) res = await mintFor(username);
+      let created: string | undefined;
+      try {
+        ({ userId: created } = await api.users.create({ username, ...(fullName ? { fullName } : {}) }));
+      } catch (e) {
+        // 409: another request or node created the user first, which is just as good.
+        if (!(isInlayError(e) && e.status === 409)) throw e;
+      }
+      minted = await api.users.token(created ?? username);
     }
-    if (!res.ok) throw await readUpstreamError(res);
-    const { token, expiresAt } = (await res.json()) as { token: string; expiresAt: string };
-    return { token, expiresAt: Date.parse(expiresAt), userId: subOf(token) };
+    const expiresAt = minted.expiresAt ? Date.parse(minted.expiresAt) : (jwtExpiry(minted.token) ?? 0);
+    return { token: minted.token, expiresAt, userId: subOf(minted.token) };
   }
 
   async function session(
@@ -96,11 +85,16 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
       res.destroy();
       return;
     }
-    if (err instanceof UpstreamError) {
-      res.status(err.status).type(err.contentType).send(err.body);
+    if (isInlayError(err) && err.status > 0) {
+      res
+        .status(err.status)
+        .type('application/problem+json')
+        .send(JSON.stringify(problemOf(err)));
       return;
     }
-    const name = (err as Error)?.name;
+    // The client wraps a failed fetch (timeout included) as a network error: the cause says which.
+    const cause = isInlayError(err) ? (err.cause as Error | undefined) : (err as Error);
+    const name = cause?.name;
     if (name === 'TimeoutError' || name === 'AbortError')
       sendProblem(
         res,
@@ -215,4 +209,18 @@ function withUser(body: unknown, userId: string): unknown {
   if (Array.isArray(body)) return body.map((b) => withUser(b, userId));
   if (body && typeof body === 'object' && 'userId' in body) return { ...(body as object), userId };
   return body;
+}
+
+/** The service's problem as it answered it, or one rebuilt from the error's fields. */
+function problemOf(err: InlayError): Record<string, unknown> {
+  if (err.problem) return { ...err.problem };
+  return {
+    type: err.type,
+    title: err.title,
+    status: err.status,
+    detail: err.detail,
+    message: err.detail,
+    code: err.code,
+    ...(err.errors.length ? { errors: err.errors } : {}),
+  };
 }

@@ -22,14 +22,3 @@ export function sendProblem(
       }),
     );
 }
-
-export class UpstreamError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-    readonly contentType: string,
-  ) {
-    super(`upstream answered ${status}`);
-    this.name = 'UpstreamError';
-  }
-}
