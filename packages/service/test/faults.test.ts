@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executionSteps, executions } from '../src/store/schema.ts';
+import { install, publish } from './helpers/engine.ts';
 import { createUser, tokenFor } from './helpers/fixtures.ts';
 import { postgresBin, startPrivatePostgres } from './helpers/private-postgres.ts';
-import { type Service, startService } from './helpers/service.ts';
+import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 const bin = postgresBin();
 if (!bin) console.log('faults: skipped, no PostgreSQL server binaries under /usr/lib/postgresql');
@@ -111,3 +115,81 @@ describe.skipIf(!bin)('PostgreSQL stopped and restarted under a running service'
     }
   });
 });
+
+const queues: ('memory' | 'pg-boss')[] = onPostgres ? ['memory', 'pg-boss'] : ['memory'];
+
+describe.each(queues)('compliance delete while runs are queued and in flight (%s queue)', (queue) => {
+  it('leaves no row of the user, and no queued job brings one back', { timeout: 120_000 }, async () => {
+    const svc = await startService({
+      env: {
+        INLAY_WORKER_CONCURRENCY: '2',
+        ...(queue === 'pg-boss' ? { INLAY_QUEUE: 'pg-boss', INLAY_QUEUE_POLL_MS: '500' } : {}),
+      },
+    });
+    try {
+      const { apiKey } = await svc.account('compliance');
+      const w = await publish(svc, apiKey, {
+        trigger: { type: 'manual' },
+        steps: [
+          { id: randomUUID(), connector: 'transform', action: 'map', input: { expression: '1' } },
+          { id: randomUUID(), connector: 'delay', action: 'wait', input: { ms: 400 } },
+          { id: randomUUID(), connector: 'transform', action: 'map', input: { expression: '2' } },
+        ],
+        config: [],
+      });
+      const erin = await createUser(svc, apiKey, 'erin');
+      const frank = await createUser(svc, apiKey, 'frank');
+      await install(svc, apiKey, erin, [w]);
+      await install(svc, apiKey, frank, [w]);
+      const started: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const r = await svc.call('POST', '/run/workflow', {
+          auth: apiKey,
+          body: { workflowId: w, userId: erin },
+        });
+        expect(r.status, r.text).toBeLessThan(300);
+        started.push(...r.body.executionIds);
+      }
+      const other = await svc.call('POST', '/run/workflow', {
+        auth: apiKey,
+        body: { workflowId: w, userId: frank },
+      });
+      // Wait until some run is in flight (a step recorded) while most are still queued.
+      const until = Date.now() + 20_000;
+      while ((await count(svc, executionSteps, erin)) === 0) {
+        if (Date.now() > until) throw new Error('no run started');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const queued = (await svc.db.select().from(executions).where(eq(executions.userId, erin))).filter(
+        (e) => !e.finished,
+      ).length;
+      expect(queued).toBeGreaterThan(2);
+      const del = await svc.call('DELETE', `/users/${erin}/logs?userId=${erin}`, { auth: apiKey });
+      expect(del.body).toEqual({ message: 'Success' });
+      // Long enough for every queued job of the 12 to have been picked up, twice over.
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        expect(await count(svc, executions, erin)).toBe(0);
+        expect(await count(svc, executionSteps, erin)).toBe(0);
+      }
+      // The other user's run is untouched and finishes.
+      const [mine] = other.body.executionIds;
+      let done = false;
+      for (let i = 0; i < 100 && !done; i++) {
+        const [row] = await svc.db.select().from(executions).where(eq(executions.id, mine));
+        done = Boolean(row?.finished);
+        if (!done) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(done).toBe(true);
+      console.log(
+        `faults: compliance delete with ${queued} of 12 runs queued or in flight (${queue}): 0 rows left`,
+      );
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+async function count(svc: Service, table: typeof executions | typeof executionSteps, userId: string) {
+  return (await svc.db.select().from(table).where(eq(table.userId, userId))).length;
+}
