@@ -265,4 +265,17 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
     expect(await demo.client.workflows.logs(slackWorkflowId, { userId: 'alice' })).toEqual([]);
     await screenshot(page, 'history-empty-after-reload');
   });
+
+  it('8. the theme and locale switches reach the widget', async () => {
+    await nav(page, 'Settings → Integrations');
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    await page.getByLabel('Language').selectOption('de');
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await page.getByRole('button', { name: 'Installieren: Sync new contacts to HubSpot' }).waitFor();
+    expect(await page.locator('.inlay[data-scheme="dark"]').count()).toBeGreaterThan(0);
+    await screenshot(page, 'dark-german');
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    await page.getByLabel('Language').selectOption('en');
+    await page.getByRole('button', { name: 'Install: Sync new contacts to HubSpot' }).waitFor();
+  });
 });
