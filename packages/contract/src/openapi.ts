@@ -293,6 +293,17 @@ const ops: Record<string, Record<string, Op>> = {
       ok: RunResponse,
     },
   },
+  '/hooks/{installationId}/{secret}': {
+    post: {
+      id: 'runWebhook',
+      summary: "Trigger an installation's webhook workflows (the secret in the URL is the credential)",
+      tag: 'Runs',
+      auth: 'none',
+      path: z.object({ installationId: z.string(), secret: z.string() }),
+      body: z.record(z.string(), z.unknown()),
+      ok: RunResponse,
+    },
+  },
   '/installations': {
     get: {
       id: 'listInstallations',
