@@ -13,7 +13,11 @@ export interface Seed {
   workflowId: string;
   discordWorkflowId: string;
   stripeWorkflowId: string;
-  users: Record<'market' | 'install' | 'logs' | 'refresh' | 'browser' | 'keyboard' | 'dark', string>;
+  acmeWorkflowId: string;
+  users: Record<
+    'market' | 'install' | 'logs' | 'refresh' | 'browser' | 'keyboard' | 'dark' | 'oauth' | 'redirect',
+    string
+  >;
   executions: string[];
 }
 

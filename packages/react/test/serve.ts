@@ -1,6 +1,11 @@
 // Run by the global setup with `tsx --conditions=@inlay/source` (the service cannot load inside vitest's
 // module runner or jsdom): starts the real service and a fake Discord, seeds them, prints the seed as one
 // JSON line and keeps serving until stdin closes.
+import { randomUUID } from 'node:crypto';
+import {
+  providerConnectors,
+  startProvider as startOAuthProvider,
+} from '../../service/test/helpers/providers.ts';
 import {
   createUser,
   insertExecutions,
@@ -11,10 +16,44 @@ import {
 } from './helpers.ts';
 
 const discord = await startDiscord();
-const svc = await startService({ env: { INLAY_CONNECTOR_DISCORD_BASE_URL: discord.url } });
+// A real OAuth 2.0 provider (`acme`, PKCE) next to the built-in catalog, for the popup and redirect flows.
+const acme = await startOAuthProvider();
+const svc = await startService({
+  env: { INLAY_CONNECTOR_DISCORD_BASE_URL: discord.url },
+  connectors: providerConnectors(acme.url),
+});
 const s = await seedWidget(svc);
+const call = async (method: string, path: string, body: unknown) => {
+  const r = await svc.call(method, path, { auth: s.apiKey, body });
+  if (r.status >= 300) throw new Error(r.text);
+  return r.body;
+};
+await call('PUT', '/connectors/acme/oauth-app', { clientId: acme.clientId, clientSecret: acme.clientSecret });
+const acmeIntegration = (await call('POST', '/integrations', { name: 'Acme sync', connector: 'acme' }))
+  .integrationId;
+const acmeWorkflowId = (
+  await call('POST', '/workflows', {
+    integrationId: acmeIntegration,
+    name: 'Sync Acme projects',
+    definition: {
+      trigger: { type: 'manual' },
+      steps: [{ id: randomUUID(), connector: 'acme', action: 'list_projects', input: {} }],
+      config: [],
+    },
+  })
+).workflowId;
 const users: Record<string, string> = {};
-for (const name of ['market', 'install', 'logs', 'refresh', 'browser', 'keyboard', 'dark'])
+for (const name of [
+  'market',
+  'install',
+  'logs',
+  'refresh',
+  'browser',
+  'keyboard',
+  'dark',
+  'oauth',
+  'redirect',
+])
   users[name] = await createUser(svc, s.apiKey, name);
 await installDirect(svc.db, { ...s, userId: users.market! }, { active: false });
 await installDirect(svc.db, { ...s, userId: users.logs! });
@@ -30,6 +69,7 @@ process.stdout.write(
     workflowId: s.workflowId,
     discordWorkflowId: s.discordWorkflowId,
     stripeWorkflowId: s.stripeWorkflowId,
+    acmeWorkflowId,
     users,
     executions,
   })}\n`,
@@ -38,5 +78,6 @@ process.stdin.resume();
 process.stdin.on('end', async () => {
   await svc.close();
   await discord.close();
+  await acme.close();
   process.exit(0);
 });

@@ -20,6 +20,7 @@ describe('<IntegrationsPage> against the service', () => {
       'Slack alerts',
       'Discord alerts',
       'Billing',
+      'Acme sync',
     ]);
     const slack = card('Post new deals to Slack');
     expect(within(slack).getByText('Installed')).toBeTruthy();
@@ -47,7 +48,7 @@ describe('<IntegrationsPage> against the service', () => {
       within(category)
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['All categories', 'Communication', 'Payments', 'Utilities']);
+    ).toEqual(['All categories', 'Communication', 'Developer tools', 'Payments', 'Utilities']);
     await user.selectOptions(category, 'payments');
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
       'Look up Stripe customers',
