@@ -495,6 +495,32 @@ const ops: Record<string, Record<string, Op>> = {
       ok: z.object({ status: z.string() }),
     },
   },
+  '/openapi.json': {
+    get: {
+      id: 'getOpenApi',
+      summary: 'This OpenAPI 3.1 document',
+      tag: 'Meta',
+      auth: 'none',
+      ok: z.record(z.string(), z.unknown()),
+    },
+  },
+  '/oauth/callback': {
+    get: {
+      id: 'oauthCallback',
+      summary:
+        "OAuth redirect target: exchanges the code, then answers the popup's page (postMessage + BroadcastChannel) or redirects to `redirectUri` with `credentialId` and `status`",
+      tag: 'Credentials',
+      auth: 'none',
+      query: z.object({
+        state: z.string(),
+        code: z.string().optional(),
+        error: z.string().optional(),
+        error_description: z.string().optional(),
+      }),
+      ok: z.string(),
+      content: 'text/html',
+    },
+  },
   '/readyz': {
     get: {
       id: 'readyz',

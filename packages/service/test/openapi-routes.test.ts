@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeTable } from './helpers/route-table.ts';
+import { type Service, startService } from './helpers/service.ts';
+
+let svc: Service;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc?.close());
+
+const toOpenApiPath = (expressPath: string) => expressPath.replace(/:(\w+)/g, '{$1}');
+
+describe('the OpenAPI document', () => {
+  it('documents every route the service serves, and nothing it does not', async () => {
+    const doc = (await svc.call('GET', '/openapi.json')).body as { paths?: Record<string, object> };
+    const documented = new Set(
+      Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+        Object.keys(item ?? {}).map((m) => `${m.toUpperCase()} ${path}`),
+      ),
+    );
+    const served = new Set(
+      routeTable(svc.app)
+        .filter((r) => !r.path.startsWith('/mcp/:'))
+        .map((r) => `${r.method} ${toOpenApiPath(r.path)}`),
+    );
+    expect([...served].filter((r) => !documented.has(r)).sort()).toEqual([]);
+    expect([...documented].filter((r) => !served.has(r)).sort()).toEqual([]);
+    expect(served.size).toBeGreaterThan(30);
+  });
+});
