@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -67,9 +67,14 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
 
   try {
     // 1. The sandbox first: the service's connector overrides need its address.
-    const sandbox = sandboxState();
+    const sandboxFile = join(dataDir, 'sandbox.json');
+    mkdirSync(dataDir, { recursive: true });
+    const sandbox: SandboxState = existsSync(sandboxFile)
+      ? { ...sandboxState(), ...(JSON.parse(readFileSync(sandboxFile, 'utf8')) as Partial<SandboxState>) }
+      : sandboxState();
     const sandboxApp = express();
-    sandboxApp.use(sandboxRouter(sandbox));
+    // Saved after each change, so the tokens behind the users' connections outlive a restart.
+    sandboxApp.use(sandboxRouter(sandbox, () => writeFileSync(sandboxFile, JSON.stringify(sandbox))));
     const sandboxServer = createServer(sandboxApp);
     servers.push(sandboxServer);
     const sandboxUrl = `http://${host}:${await listenOn(sandboxServer, opts.sandboxPort ?? 3002, host)}`;

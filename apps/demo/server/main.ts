@@ -37,7 +37,9 @@ try {
       `  Inlay     ${demo.serviceUrl}   (API and OAuth callback)`,
       `  Sandbox   ${demo.sandboxUrl}   (stand-in Slack, HubSpot and GitHub: see what they received)`,
       `  Data      ${demo.dataDir}   (delete it to start over)`,
-      demo.seeded ? '  Seeded the demo account: 3 integrations, 5 workflows, users alice and bob.' : '',
+      ...(demo.seeded
+        ? ['  Seeded the demo account: 3 integrations, 5 workflows, users alice and bob.']
+        : []),
       '',
       '  Ctrl-C to stop.',
       '',

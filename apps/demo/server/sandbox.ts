@@ -25,6 +25,8 @@ export interface SandboxState {
   slack: { channels: { id: string; name: string }[]; messages: SlackMessage[] };
   hubspot: { contacts: Record<string, unknown>[]; deals: Record<string, unknown>[] };
   github: { issues: Record<string, unknown>[]; comments: Record<string, unknown>[] };
+  /** Tokens this sandbox issued, kept with the rest so connections survive a restart. */
+  oauth: { accessTokens: Record<string, Grant>; refreshTokens: Record<string, Grant> };
 }
 
 interface Grant {
@@ -44,6 +46,7 @@ export function sandboxState(): SandboxState {
     },
     hubspot: { contacts: [], deals: [] },
     github: { issues: [], comments: [] },
+    oauth: { accessTokens: {}, refreshTokens: {} },
   };
 }
 
@@ -59,12 +62,16 @@ export function sandboxEnv(origin: string): Record<string, string> {
   return env;
 }
 
-export function sandboxRouter(state: SandboxState = sandboxState()): Router {
+/** `onChange` runs after every request that may have changed the state (the demo saves it to disk). */
+export function sandboxRouter(state: SandboxState = sandboxState(), onChange: () => void = () => {}): Router {
   const codes = new Map<string, Grant & { redirectUri: string; expires: number }>();
-  const tokens = new Map<string, Grant>();
-  const refreshTokens = new Map<string, Grant>();
+  const { accessTokens, refreshTokens } = state.oauth;
   const r = express.Router();
   r.use(express.json({ limit: '1mb' }), express.urlencoded({ extended: false }));
+  r.use((req, res, next) => {
+    if (req.method !== 'GET') res.on('finish', onChange);
+    next();
+  });
 
   r.get('/', (_req, res) => {
     res.type('html').send(homePage(state));
@@ -123,7 +130,9 @@ export function sandboxRouter(state: SandboxState = sandboxState()): Router {
         codes.delete(b.code ?? '');
         if (c && c.app === app && c.expires > Date.now() && c.redirectUri === b.redirect_uri) grant = c;
       } else if (b.grant_type === 'refresh_token') {
-        grant = refreshTokens.get(b.refresh_token ?? '');
+        grant = Object.hasOwn(refreshTokens, b.refresh_token ?? '')
+          ? refreshTokens[b.refresh_token!]
+          : undefined;
         if (grant?.app !== app) grant = undefined;
       }
       if (!grant) {
@@ -132,8 +141,8 @@ export function sandboxRouter(state: SandboxState = sandboxState()): Router {
       }
       const accessToken = `sbx-${app}-${randomBytes(16).toString('hex')}`;
       const refreshToken = `sbx-refresh-${randomBytes(16).toString('hex')}`;
-      tokens.set(accessToken, { app, scope: grant.scope });
-      refreshTokens.set(refreshToken, { app, scope: grant.scope });
+      accessTokens[accessToken] = { app, scope: grant.scope };
+      refreshTokens[refreshToken] = { app, scope: grant.scope };
       res.set('cache-control', 'no-store').json({
         access_token: accessToken,
         token_type: 'bearer',
@@ -146,7 +155,7 @@ export function sandboxRouter(state: SandboxState = sandboxState()): Router {
     // Every API call needs a token this sandbox issued for this app.
     r.use(`/${app}/api`, (req: Request, res: Response, next: NextFunction) => {
       const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      if (!token || tokens.get(token)?.app !== app) {
+      if (!token || !Object.hasOwn(accessTokens, token) || accessTokens[token]!.app !== app) {
         if (app === 'slack') res.json({ ok: false, error: 'invalid_auth' });
         else res.status(401).json({ message: 'Bad credentials' });
         return;

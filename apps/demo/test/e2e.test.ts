@@ -12,7 +12,7 @@ if (!HAS_CHROMIUM)
   console.warn(`apps/demo e2e: SKIPPED, no Chromium at ${CHROMIUM} (set CHROMIUM_PATH or install chromium)`);
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SHOTS = join(ROOT, 'test-results', 'e2e');
+const SHOTS = join(ROOT, 'test-artifacts', 'e2e');
 const SLACK_WORKFLOW = 'Post new deals to Slack';
 
 describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {

@@ -78,9 +78,8 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
     return entry!;
   }
 
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'acme-crm-wf-'));
-    demo = await startDemo({
+  const start = () =>
+    startDemo({
       dataDir,
       port: 0,
       servicePort: 0,
@@ -91,7 +90,8 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
         LOG_LEVEL: 'error',
       },
     });
-    workflows = await demo.client.workflows.list({ userId: 'alice' });
+
+  async function signIn() {
     const login = await fetch(`${demo.url}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -99,6 +99,13 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
     });
     expect(login.status).toBe(200);
     cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'acme-crm-wf-'));
+    demo = await start();
+    workflows = await demo.client.workflows.list({ userId: 'alice' });
+    await signIn();
   });
 
   afterAll(async () => {
@@ -242,5 +249,23 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
         ['C0DEALS02', 'Won: Hooli cloud (42000 USD)'],
         ['C0GENRL03', 'New website lead: Gavin Belson <gavin@hooli.test>'],
       ]);
+  });
+
+  it('survives a restart: no second seeding, and the sandbox still honours the connections', async () => {
+    await demo.close();
+    demo = await start();
+    expect(demo.seeded).toBe(false);
+    expect(await demo.client.workflows.list({ userId: 'alice' })).toHaveLength(5);
+    expect(demo.sandbox.slack.messages).toHaveLength(2);
+    await signIn();
+    const won = wf('Celebrate won deals in Slack');
+    const created = await host('POST', '/deals', { name: 'Pied Piper', company: 'Pied Piper', amount: 7 });
+    const closed = await host('POST', `/deals/${created.body.data.id}/won`);
+    const entry = await finished(won.workflowId, closed.body.runs[0].executionIds[0]);
+    expect(entry.status).toBe('succeeded');
+    expect(demo.sandbox.slack.messages.at(-1)).toMatchObject({
+      channel: 'C0DEALS02',
+      text: 'Won: Pied Piper (7 USD)',
+    });
   });
 });
