@@ -130,7 +130,8 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
       });
     });
 
-    // Connected: the new account is chosen, on to the channel.
+    // Connected: the new account is listed and chosen, on to the channel.
+    await dialog.getByRole('radio', { checked: true }).waitFor();
     await dialog.getByRole('button', { name: 'Next' }).click();
     const channel = dialog.getByLabel('Channel');
     await channel.locator('option', { hasText: '#sales' }).waitFor({ state: 'attached' });
