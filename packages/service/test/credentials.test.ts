@@ -26,7 +26,12 @@ const rowsOf = (userId: string) => svc.db.select().from(credentials).where(eq(cr
 
 beforeAll(async () => {
   provider = await startProvider();
-  svc = await startService({ connectors: providerConnectors(provider.url) });
+  // `deadco` is `keyco` on a port nothing listens on: a provider that cannot be reached.
+  const defs = providerConnectors(provider.url);
+  const keycoDef = defs.find((d) => d.id === 'keyco')!;
+  svc = await startService({
+    connectors: [...defs, { ...keycoDef, id: 'deadco', name: 'DeadCo', baseUrl: 'http://127.0.0.1:1/key' }],
+  });
   ({ apiKey, accountId } = await svc.account());
   alice = await createUser(svc, apiKey, 'alice');
   bob = await createUser(svc, apiKey, 'bob');
@@ -158,6 +163,55 @@ describe('POST /credentials (API key and basic)', () => {
       404,
       'not_found',
     );
+  });
+});
+
+describe('isolation of the creating routes', () => {
+  it('answers 404 when a JWT or another account names a user that is not theirs', async () => {
+    const bobJwt = await tokenFor(svc, apiKey, bob);
+    const other = await svc.account('isolation');
+    const before = (await rowsOf(alice)).length;
+    const attempts = [
+      svc.call('POST', '/credentials', {
+        auth: bobJwt,
+        body: { userId: alice, connector: 'keyco', data: { apiKey: GOOD_KEY } },
+      }),
+      svc.call('POST', '/credentials', {
+        auth: other.apiKey,
+        body: { userId: alice, connector: 'keyco', data: { apiKey: GOOD_KEY } },
+      }),
+      svc.call('POST', '/credentials/oauth', {
+        auth: bobJwt,
+        body: { userId: 'alice', connector: 'acme', origin: 'https://app.example' },
+      }),
+      svc.call('POST', '/credentials/oauth', {
+        auth: other.apiKey,
+        body: { userId: alice, connector: 'acme', origin: 'https://app.example' },
+      }),
+      svc.call('GET', `/credentials?userId=${alice}`, { auth: other.apiKey }),
+      svc.call('GET', '/credentials?userId=alice', { auth: bobJwt }),
+      svc.call('POST', '/installations', {
+        auth: bobJwt,
+        body: { userId: alice, workflowIds: [randomUUID()] },
+      }),
+      svc.call('POST', '/installations', {
+        auth: other.apiKey,
+        body: { userId: alice, workflowIds: [randomUUID()] },
+      }),
+    ];
+    for (const r of await Promise.all(attempts)) expectProblem(r, 404, 'not_found');
+    expect((await rowsOf(alice)).length).toBe(before);
+  });
+
+  it('answers 502 when the provider cannot be reached, and stores nothing', async () => {
+    const before = (await rowsOf(alice)).length;
+    const r = await svc.call('POST', '/credentials', {
+      auth: apiKey,
+      body: { userId: alice, connector: 'deadco', data: { apiKey: GOOD_KEY } },
+    });
+    expectProblem(r, 502, 'upstream_error');
+    expect(r.body.message).toContain('Could not check the credential with DeadCo');
+    expect((await rowsOf(alice)).length).toBe(before);
   });
 });
 
