@@ -163,3 +163,24 @@ describe.skipIf(!onPostgres)('rate limiting across API nodes', () => {
     sharedQuota({ REDIS_URL: 'redis://127.0.0.1:6379' }, 'Redis'),
   );
 });
+
+describe('rate limiting with its store down', () => {
+  it('counts in memory when Redis cannot be reached: no errors, the quota still holds', async () => {
+    // Port 1 on loopback: nothing listens there.
+    const svc = await startService({
+      env: {
+        REDIS_URL: 'redis://127.0.0.1:1',
+        INLAY_RATE_LIMIT_PER_KEY: '3',
+        INLAY_RATE_LIMIT_WINDOW_SECONDS: '60',
+      },
+    });
+    try {
+      const { apiKey } = await svc.account();
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await svc.call('GET', '/users', { auth: apiKey })).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    } finally {
+      await svc.close();
+    }
+  });
+});
