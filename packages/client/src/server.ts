@@ -10,6 +10,7 @@ import type {
   MessageResponse,
   OAuthApp,
   OAuthAppBody,
+  RunResponse,
   UpdateUserBody,
   UpdateWorkflowBody,
   User,
@@ -73,6 +74,15 @@ function serverRoutes(r: Request) {
       /** `PUT /connectors/{connector}/oauth-app`: the account's OAuth app for a connector. */
       putOAuthApp: (connector: string, body: OAuthAppBody) =>
         unwrap(r<Data<OAuthApp>>('PUT', `/connectors/${seg(connector)}/oauth-app`, { body })),
+    },
+    runs: {
+      ...u.runs,
+      /**
+       * `POST /hooks/{installationId}/{secret}`: triggers an installation's webhook workflows with `data` as
+       * the trigger (what a third party does with the installation's `webhookUrl`; the secret is the credential).
+       */
+      webhook: (installationId: string, secret: string, data: Record<string, unknown> = {}) =>
+        r<RunResponse>('POST', `/hooks/${seg(installationId)}/${seg(secret)}`, { body: data }),
     },
     mcpServers: {
       /** `GET /mcp-servers` */

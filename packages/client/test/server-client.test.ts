@@ -150,4 +150,26 @@ describe('errors', () => {
     expect(e.status).toBe(400);
     expect(e.supportedVersions).toEqual(['2025-09']);
   });
+
+  it('triggers an installation’s webhook workflows through its secret URL', async () => {
+    const { integrationId } = await api.integrations.create({ name: 'Hooks' });
+    const step = randomUUID();
+    const { workflowId } = await api.workflows.create({
+      integrationId,
+      name: 'On webhook',
+      definition: {
+        trigger: { type: 'webhook' },
+        steps: [{ id: step, connector: 'transform', action: 'map', input: { expression: 'trigger.n * 2' } }],
+      },
+    });
+    const inst = await api.installations.create({ userId: 'alice', workflowIds: [workflowId] });
+    const [installationId, secret] = new URL(inst.webhookUrl!).pathname.split('/').slice(-2) as [
+      string,
+      string,
+    ];
+    const run = await api.runs.webhook(installationId, secret, { n: 21 });
+    expect(run.message).toBe('success');
+    expect(run.executionIds).toHaveLength(1);
+    await expect(api.runs.webhook(installationId, 'wrong-secret', {})).rejects.toMatchObject({ status: 404 });
+  });
 });
