@@ -7,23 +7,50 @@
  *   pnpm bench:soak                  # 60 s
  *   pnpm bench:soak --seconds 10     # the CI version
  *   pnpm bench:soak --rate 80        # requests per second (default 40)
+ *   pnpm bench:soak --store postgres # a fresh `inlay_soak` database on 127.0.0.1:5432 instead of PGlite
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { PG_ADMIN } from './lib/pg.ts';
 import { startChild } from './lib/proc.ts';
 
+async function freshSoakDatabase(): Promise<string> {
+  const c = new pg.Client({ connectionString: PG_ADMIN });
+  await c.connect();
+  try {
+    await c.query('drop database if exists inlay_soak with (force)');
+    await c.query('create database inlay_soak');
+  } finally {
+    await c.end();
+  }
+  const url = new URL(PG_ADMIN);
+  url.pathname = '/inlay_soak';
+  return url.toString();
+}
+
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '60' }, rate: { type: 'string', default: '40' } },
+  options: {
+    seconds: { type: 'string', default: '60' },
+    rate: { type: 'string', default: '40' },
+    store: { type: 'string', default: 'pglite' },
+  },
 });
 const seconds = Number(values.seconds);
 const rate = Number(values.rate);
 // Windows of 10 s; a shorter run (the CI one) is cut in five so it still has a first window to compare to.
 const WINDOW = Math.min(10, seconds / 5);
 
-// PGlite in memory unless DATABASE_URL is set: every soak starts from an empty database.
-const svc = await startChild<{ url: string; apiKey: string; accountId: string }>('servers/service.ts', [], {
-  INLAY_DATA_DIR: 'memory://',
-});
+// Every soak starts from an empty database: PGlite in memory, or a fresh `inlay_soak` PostgreSQL database.
+delete process.env.DATABASE_URL;
+const storeEnv: Record<string, string> = { INLAY_DATA_DIR: 'memory://' };
+if (values.store === 'postgres') storeEnv.DATABASE_URL = await freshSoakDatabase();
+else if (values.store !== 'pglite') throw new Error('--store must be pglite or postgres');
+const svc = await startChild<{ url: string; apiKey: string; accountId: string }>(
+  'servers/service.ts',
+  [],
+  storeEnv,
+);
 const { url, apiKey } = svc.info;
 const pid = svc.proc.pid!;
 const H = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
@@ -169,6 +196,7 @@ console.log(
   JSON.stringify(
     {
       seconds,
+      store: values.store,
       windowSeconds: WINDOW,
       ratePerSecond: rate,
       requests: [...counts.values()].reduce((a, b) => a + b, 0),
