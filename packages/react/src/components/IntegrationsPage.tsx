@@ -1,6 +1,6 @@
 'use client';
 import type { Workflow } from '@inlay/client';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useConnectors } from '../hooks/useConnectors.ts';
 import { useInlay } from '../hooks/useInlay.ts';
 import { useToggleWorkflow } from '../hooks/useToggleWorkflow.ts';
@@ -60,6 +60,19 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
   );
   const [modal, setModal] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Workflow | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  // After a dialog closes, the button that opened it may be gone (Install became Configure): the focus
+  // then goes to the first action of that workflow's card instead of the page's body.
+  const [refocusTo, refocus] = useState<string | null>(null);
+  useEffect(() => {
+    if (!refocusTo || modal || confirm) return;
+    refocus(null);
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    list.current
+      ?.querySelector<HTMLElement>(`[data-workflow="${refocusTo}"] .inlay-actions :is(button, input)`)
+      ?.focus();
+  }, [refocusTo, modal, confirm]);
   const [logsOf, setLogsOf] = useState<string | null>(null);
   const toggle = useToggleWorkflow();
   const uninstall = useUninstall();
@@ -121,7 +134,7 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
         </H>
         <ul className="inlay-cards">
           {list.map((w) => (
-            <li key={w.workflowId} className={cx('inlay-card', cn.card)}>
+            <li key={w.workflowId} data-workflow={w.workflowId} className={cx('inlay-card', cn.card)}>
               <div className="inlay-card-head">
                 <span className="inlay-icons">
                   {w.connectors.map((c) => (
@@ -249,8 +262,18 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
           </select>
         )}
       </div>
-      {body}
-      {modal && <InstallModal workflowId={modal} open onOpenChange={(o) => !o && setModal(null)} />}
+      <div ref={list}>{body}</div>
+      {modal && (
+        <InstallModal
+          workflowId={modal}
+          open
+          onOpenChange={(o) => {
+            if (o) return;
+            setModal(null);
+            refocus(modal);
+          }}
+        />
+      )}
       <Dialog
         open={!!confirm}
         role="alertdialog"
@@ -281,7 +304,12 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                 onClick={() =>
                   uninstall.mutate(
                     { installationId: confirm.installationId!, workflowId: confirm.workflowId },
-                    { onSuccess: () => setConfirm(null) },
+                    {
+                      onSuccess: () => {
+                        setConfirm(null);
+                        refocus(confirm.workflowId);
+                      },
+                    },
                   )
                 }
               >

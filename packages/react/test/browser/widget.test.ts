@@ -138,8 +138,11 @@ describe('keyboard only', () => {
       ['mentions', true],
       ['minAmount', null],
     ]);
-    // Focus went back to the page, and the card now shows it installed.
+    // The card now shows it installed, and the focus is on its first action, not lost on the body.
     await page.getByRole('button', { name: 'Configure: Announce won deals on Discord' }).waitFor();
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'Enabled: Announce won deals on Discord',
+    );
     await page.close();
   });
 

@@ -75,6 +75,10 @@ describe('<IntegrationsPage> against the service', () => {
     await waitFor(() =>
       expect(within(card('Post new deals to Slack')).getByRole('button', { name: /^Install/ })).toBeTruthy(),
     );
+    // The Uninstall button is gone: the focus lands on the card's Install button, not on the body.
+    await waitFor(() =>
+      expect(document.activeElement?.getAttribute('aria-label')).toBe('Install: Post new deals to Slack'),
+    );
     const after = await api('GET', '/installations?userId=market');
     expect(after.body.data).toEqual([]);
     expect(events.some((e) => (e as { type: string }).type === 'uninstalled')).toBe(true);
