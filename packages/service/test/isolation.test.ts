@@ -27,7 +27,10 @@ const counts = { rest: 0, mcp: 0, express: 0, controls: 0 };
 
 beforeAll(async () => {
   stub = await startStubProvider();
-  svc = await startService({ env: stub.env });
+  // Quotas on: the rate limiter resolves the bearer before `authenticate` does, so both paths are attacked.
+  svc = await startService({
+    env: { ...stub.env, INLAY_RATE_LIMIT_PER_KEY: '1000000', INLAY_RATE_LIMIT_PER_USER: '1000000' },
+  });
   a = await seedAccount(svc, { username: 'alice' });
   b = await seedAccount(svc, { username: 'bob' });
   mallory = await createUser(svc, a.apiKey, 'mallory');

@@ -51,7 +51,8 @@ export type Authenticator = ReturnType<typeof createAuthenticator>;
 /** Requires an API key or a user JWT. */
 export function authenticate(auth: Authenticator): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
-    const principal = await auth.resolve(bearer(req.headers.authorization));
+    // The rate limiter may have resolved this same bearer already.
+    const principal = req.principal ?? (await auth.resolve(bearer(req.headers.authorization)));
     if (!principal) throw unauthorized();
     req.principal = principal;
     next();

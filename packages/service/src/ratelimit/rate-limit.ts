@@ -38,6 +38,8 @@ export function rateLimit(limiters: Limiters, auth: Authenticator, windowSeconds
   return async (req: Request, res: Response, next) => {
     if (off) return next();
     const principal = req.principal ?? (await auth.resolve(bearer(req.headers.authorization)));
+    // Kept for `authenticate`, so a JWT is verified once per request.
+    if (principal) req.principal = principal;
     const q = principal && quotaFor(principal, limiters);
     if (!q) return next();
     const limiter = q.policy === 'per-key' ? limiters.perKey! : limiters.perUser!;
