@@ -7,6 +7,7 @@
  *   pnpm bench:soak                  # 60 s
  *   pnpm bench:soak --seconds 10     # the CI version
  *   pnpm bench:soak --rate 80        # requests per second (default 40)
+ *   pnpm bench:soak --warmup 10      # seconds of unmeasured warm-up first (default 5)
  *   pnpm bench:soak --store postgres # a fresh `inlay_soak` database on 127.0.0.1:5432 instead of PGlite
  */
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     rate: { type: 'string', default: '40' },
     store: { type: 'string', default: 'pglite' },
+    warmup: { type: 'string', default: '5' },
   },
 });
 const seconds = Number(values.seconds);
@@ -151,10 +153,10 @@ async function fire(i: number, w: Window) {
   counts.set(name, (counts.get(name) ?? 0) + 1);
 }
 
-// Two seconds of warm-up (JIT, caches) are not measured.
+// Warm-up (JIT, caches, the heap growing to its working size) is not measured.
 const warm: Window = { latencies: [], rss: 0 };
 const warming: Promise<void>[] = [];
-for (let i = 0; i < rate * 2; i++) {
+for (let i = 0; i < rate * Number(values.warmup); i++) {
   warming.push(fire(i, warm));
   await new Promise((r) => setTimeout(r, 1000 / rate));
 }
@@ -196,6 +198,7 @@ console.log(
   JSON.stringify(
     {
       seconds,
+      warmupSeconds: Number(values.warmup),
       store: values.store,
       windowSeconds: WINDOW,
       ratePerSecond: rate,
