@@ -148,6 +148,34 @@ describe('create_credential_inlay', () => {
     }
   });
 
+  it('lists an OAuth connection nobody finished within 10 minutes as failed, as the REST API does', async () => {
+    const jwt = await tokenFor(svc, apiKey, alice);
+    const client = await connectV2(server.url, { authorization: `Bearer ${jwt}` });
+    try {
+      const r = await call(client, { connectorId: 'acme', authenticationType: 'oauth2' });
+      const { credentialId } = r.structuredContent;
+      await svc.db
+        .update(credentials)
+        .set({ createdAt: new Date(Date.now() - 11 * 60_000) })
+        .where(eq(credentials.id, credentialId));
+      const listed = (await client.callTool({
+        name: 'get_credentials_inlay',
+        arguments: { connectorId: 'acme' },
+      })) as any;
+      const mine = listed.structuredContent.credentials.find(
+        (c: { credentialId: string }) => c.credentialId === credentialId,
+      );
+      expect(mine.status).toBe('failed');
+      const rest = await svc.call('GET', `/credentials/${credentialId}?userId=alice`, { auth: apiKey });
+      expect(rest.body.data).toMatchObject({
+        status: 'failed',
+        statusReason: expect.stringContaining('10 minutes'),
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('acts only for a user', async () => {
     const client = await connectV2(server.url, { authorization: `Bearer ${apiKey}` });
     try {

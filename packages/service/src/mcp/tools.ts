@@ -1,10 +1,9 @@
 import { actionInputSchema } from '@inlay/connectors';
 import { AUTH_TYPES, CONNECTOR_CATEGORIES, CREDENTIAL_STATUSES, LIMITS } from '@inlay/contract';
 import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { failAbandoned, listCredentials } from '../credentials/credentials.ts';
 import { logPage } from '../executions/executions.ts';
-import { credentials } from '../store/schema.ts';
 import { findWorkflow, listWorkflows } from '../workflows/workflows.ts';
 import { page } from './cursor.ts';
 import { type McpSession, requireUser, ToolFailure } from './session.ts';
@@ -214,17 +213,9 @@ export function registerTools(server: McpServer, s: McpSession): void {
     }),
     async ({ connectorId, cursor }) => {
       const u = requireUser(s);
-      const rows = await s.ctx.db
-        .select()
-        .from(credentials)
-        .where(
-          and(
-            eq(credentials.userId, u.user.id),
-            eq(credentials.accountId, s.accountId),
-            connectorId ? eq(credentials.connector, connectorId) : undefined,
-          ),
-        )
-        .orderBy(asc(credentials.createdAt), asc(credentials.id));
+      const owner = { accountId: s.accountId, userId: u.user.id };
+      await failAbandoned(s.ctx.db, owner);
+      const rows = await listCredentials(s.ctx.db, { ...owner, connector: connectorId });
       const visible = rows
         .filter((r) => s.restrictions.connector(r.connector))
         .map((r) => ({
