@@ -155,8 +155,20 @@ export class ConnectorRuntime {
     const settings = this.settings(def, opts.credential);
     const out: OptionItem[] = [];
     let req: HttpRequestSpec | undefined = source.request(settings, opts.search);
+    // A token refreshed after a 401 on one page is the token for the pages after it.
+    let call: CallOptions = opts;
+    const refresh = opts.onUnauthorized;
+    if (refresh)
+      call = {
+        ...opts,
+        onUnauthorized: async () => {
+          const fresh = await refresh();
+          if (fresh) call = { ...call, credential: fresh };
+          return fresh;
+        },
+      };
     for (let page = 0; req && page < (source.paging?.maxPages ?? 10); page++) {
-      const res = await this.request(def, req, opts);
+      const res = await this.request(def, req, call);
       for (const item of source.items(res.body)) out.push(source.option(item));
       req = source.paging?.next(res, req);
     }

@@ -314,6 +314,45 @@ describe('failures', () => {
     ]);
   });
 
+  it('keeps a token refreshed on one option page for the pages after it', async () => {
+    reply = (req) => {
+      if (req.headers.authorization !== 'Bearer fresh-123456')
+        return { status: 401, body: { message: 'expired' } };
+      const page = Number(req.query.get('page') ?? '1');
+      return { body: { items: [{ id: `p${page}` }], next: page < 3 ? page + 1 : null } };
+    };
+    const def = testConnector({
+      sources: {
+        things: {
+          description: 'Paged things',
+          request: () => ({ method: 'GET', path: '/things', query: { page: 1 } }),
+          items: (body) => (body as { items: unknown[] }).items,
+          option: (t: { id: string }) => ({ value: t.id, label: t.id }),
+          paging: {
+            next: (res, req) => {
+              const next = (res.body as { next: number | null }).next;
+              return next ? { ...req, query: { ...req.query, page: next } } : undefined;
+            },
+          },
+        },
+      },
+    });
+    const onUnauthorized = vi.fn(async () => oauth('fresh-123456'));
+    const before = provider.requests.length;
+    const items = await runtimeFor(def).options('acme-crm', 'things', {
+      credential: oauth('stale-123456'),
+      onUnauthorized,
+    });
+    expect(items.map((i) => i.value)).toEqual(['p1', 'p2', 'p3']);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    expect(provider.requests.slice(before).map((r) => r.headers.authorization)).toEqual([
+      'Bearer stale-123456',
+      'Bearer fresh-123456',
+      'Bearer fresh-123456',
+      'Bearer fresh-123456',
+    ]);
+  });
+
   it('gives up after one retry, and never refreshes non-OAuth credentials', async () => {
     reply = () => ({ status: 401, body: { message: 'revoked' } });
     const onUnauthorized = vi.fn(async () => oauth('still-bad-1'));
