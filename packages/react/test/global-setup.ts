@@ -13,6 +13,7 @@ export interface Seed {
   workflowId: string;
   discordWorkflowId: string;
   stripeWorkflowId: string;
+  fieldsWorkflowId: string;
   acmeWorkflowId: string;
   users: Record<
     'market' | 'install' | 'logs' | 'refresh' | 'browser' | 'keyboard' | 'dark' | 'oauth' | 'redirect',

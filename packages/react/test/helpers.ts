@@ -98,8 +98,59 @@ export async function seedWidget(svc: Service) {
       definition: stripeDefinition(),
     })
   ).workflowId as string;
+  // No connector at all (a transform step), with one config field of every type and static options.
+  const step = randomUUID();
+  const fieldsWorkflowId = (
+    await post('/workflows', {
+      integrationId: stripeIntegration,
+      name: 'Every field type',
+      definition: {
+        trigger: { type: 'manual' },
+        steps: [{ id: step, connector: 'transform', action: 'map', input: { expression: 'config' } }],
+        config: [
+          { stepId: step, name: 'title', displayName: 'Title', type: 'text', required: true },
+          {
+            stepId: step,
+            name: 'body',
+            displayName: 'Body',
+            type: 'textarea',
+            description: 'Markdown is fine',
+          },
+          { stepId: step, name: 'ratio', displayName: 'Ratio', type: 'number', default: 1 },
+          { stepId: step, name: 'notify', displayName: 'Notify', type: 'boolean' },
+          {
+            stepId: step,
+            name: 'level',
+            displayName: 'Level',
+            type: 'select',
+            required: true,
+            options: {
+              values: [
+                { value: 'low', label: 'Low' },
+                { value: 'high', label: 'High' },
+              ],
+            },
+          },
+          {
+            stepId: step,
+            name: 'tags',
+            displayName: 'Tags',
+            type: 'multiselect',
+            options: {
+              values: [
+                { value: 'a', label: 'Alpha' },
+                { value: 'b', label: 'Beta' },
+                { value: 'c', label: 'Gamma' },
+              ],
+            },
+          },
+        ],
+      },
+    })
+  ).workflowId as string;
   return {
     ...s,
+    fieldsWorkflowId,
     discordIntegration,
     discordWorkflowId,
     stripeWorkflowId,

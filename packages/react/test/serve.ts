@@ -69,6 +69,7 @@ process.stdout.write(
     workflowId: s.workflowId,
     discordWorkflowId: s.discordWorkflowId,
     stripeWorkflowId: s.stripeWorkflowId,
+    fieldsWorkflowId: s.fieldsWorkflowId,
     acmeWorkflowId,
     users,
     executions,

@@ -62,6 +62,16 @@ describe.each(['light', 'dark'])('axe-core, %s scheme', (scheme) => {
     await page.close();
   });
 
+  it('InstallModal with every field type and its validation messages', async () => {
+    const page = await h.open({ surface: 'modal', scheme, user: 'browser', workflow: seed.fieldsWorkflowId });
+    const dialog = page.getByRole('dialog', { name: 'Install Every field type' });
+    await dialog.getByRole('heading', { name: /Step 1 of 2/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await dialog.getByText('Title is required.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
   it('ExecutionLogs with a run expanded', async () => {
     const page = await h.open({ surface: 'logs', scheme, user: 'browser', workflow: seed.workflowId });
     await page.getByRole('table', { name: 'Run history' }).waitFor();

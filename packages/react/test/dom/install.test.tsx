@@ -177,4 +177,69 @@ describe('<InstallModal> against the service', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(changes).toEqual([false]);
   });
+
+  it('renders every field type, skips the connect step when no account is needed, and sends typed values', async () => {
+    const user = userEvent.setup();
+    const installed: Installation[] = [];
+    renderWidget(
+      <InstallModal workflowId={seed.fieldsWorkflowId} defaultOpen onInstalled={(i) => installed.push(i)} />,
+      props(),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Install Every field type' });
+    await within(dialog).findByRole('heading', { name: /Step 1 of 2 Configure/ });
+    const title = within(dialog).getByRole('textbox', { name: /Title/ });
+    const body = within(dialog).getByRole('textbox', { name: 'Body' });
+    expect(body.tagName).toBe('TEXTAREA');
+    expect(document.getElementById(body.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Markdown is fine',
+    );
+    const ratio = within(dialog).getByRole('textbox', { name: 'Ratio' });
+    expect(ratio).toHaveProperty('value', '1'); // the field's default
+    expect(ratio.getAttribute('inputmode')).toBe('decimal');
+    const level = within(dialog).getByRole('combobox', { name: /Level/ });
+    expect(
+      within(level)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Choose…', 'Low', 'High']);
+    const tags = within(dialog).getByRole('group', { name: 'Tags' });
+    expect(
+      within(tags)
+        .getAllByRole('checkbox')
+        .map((c) => c.parentElement!.textContent),
+    ).toEqual(['Alpha', 'Beta', 'Gamma']);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    expect(within(dialog).getByText('Title is required.')).toBeTruthy();
+    expect(within(dialog).getByText('Level is required.')).toBeTruthy();
+    await user.type(title, 'Weekly report');
+    await user.type(body, 'Hello');
+    await user.clear(ratio);
+    await user.type(ratio, '2.5');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Notify' }));
+    await user.selectOptions(level, 'high');
+    await user.click(within(tags).getByRole('checkbox', { name: 'Alpha' }));
+    await user.click(within(tags).getByRole('checkbox', { name: 'Gamma' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await within(dialog).findByRole('heading', { name: /Step 2 of 2/ });
+    expect(
+      within(dialog)
+        .getAllByRole('definition')
+        .map((d) => d.textContent),
+    ).toEqual(['Weekly report', 'Hello', '2.5', 'Yes', 'High', 'Alpha, Gamma']);
+    await user.click(within(dialog).getByRole('button', { name: 'Install' }));
+    await waitFor(() => expect(installed).toHaveLength(1));
+    const stored = (await api('GET', `/installations/${installed[0]!.installationId}`)).body.data;
+    expect(stored.credentialIds).toEqual({});
+    expect(stored.formData[0].fields.map((f: { name: string; value: unknown }) => [f.name, f.value])).toEqual(
+      [
+        ['title', 'Weekly report'],
+        ['body', 'Hello'],
+        ['ratio', 2.5],
+        ['notify', true],
+        ['level', 'high'],
+        ['tags', ['a', 'c']],
+      ],
+    );
+  });
 });
