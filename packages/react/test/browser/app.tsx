@@ -11,7 +11,7 @@ import {
 import '../../src/styles.css';
 
 const q = new URLSearchParams(location.search);
-const scheme = (q.get('scheme') ?? 'light') as 'light' | 'dark';
+const scheme = (q.get('scheme') ?? 'light') as 'light' | 'dark' | 'system';
 const surface = q.get('surface') ?? 'page';
 const workflowId = q.get('workflow') ?? '';
 const events: InlayEvent[] = [];

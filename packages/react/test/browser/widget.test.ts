@@ -88,6 +88,22 @@ describe.each(['light', 'dark'])('axe-core, %s scheme', (scheme) => {
   });
 });
 
+describe('color scheme', () => {
+  it('follows prefers-color-scheme with colorScheme="system"', async () => {
+    const page = await h.browser.newPage();
+    const bg = async () => {
+      await page.getByRole('heading', { name: 'Billing' }).waitFor();
+      return page.evaluate(() => getComputedStyle(document.querySelector('.inlay')!).backgroundColor);
+    };
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await h.open({ surface: 'page', scheme: 'system', user: 'browser' }, page);
+    expect(await bg()).toBe('rgb(22, 24, 29)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await bg()).toBe('rgb(255, 255, 255)');
+    await page.close();
+  });
+});
+
 /** Presses Tab until the focused element matches; fails after 40 presses. */
 async function tabTo(page: Page, test: (el: { label: string; tag: string }) => boolean, what: string) {
   for (let i = 0; i < 40; i++) {
