@@ -10,7 +10,7 @@ const raw = (mime: string) => Buffer.from(mime).toString('base64url');
 const expectedMime = [
   'To: ada@example.com, grace@example.com',
   'Cc: boss@acme.test',
-  'Subject: =?UTF-8?B?' + b64('Deal Acme closed ✅') + '?=',
+  `Subject: =?UTF-8?B?${b64('Deal Acme closed ✅')}?=`,
   'MIME-Version: 1.0',
   'Content-Type: text/plain; charset="UTF-8"',
   'Content-Transfer-Encoding: base64',

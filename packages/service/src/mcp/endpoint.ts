@@ -32,13 +32,7 @@ const UNAUTHORIZED = -32001;
 const NOT_FOUND = -32004;
 const INVALID_PARAMS = -32602;
 
-async function userFor(
-  ctx: AppContext,
-  auth: Authenticator,
-  req: Request,
-  accountId: string,
-  principalUser?: string,
-) {
+async function userFor(ctx: AppContext, req: Request, accountId: string, principalUser?: string) {
   if (principalUser) return { user: await findUser(ctx.db, accountId, principalUser) };
   const token = req.get('x-inlay-user-token');
   if (token) {
@@ -94,7 +88,6 @@ export function mcpEndpoint(
 
     const found = await userFor(
       ctx,
-      auth,
       req,
       server.accountId,
       principal.kind === 'user' ? principal.userId : undefined,
