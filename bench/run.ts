@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 import { pgAvailable } from './lib/pg.ts';
 import { type Measurement, pass, writeResults } from './lib/report.ts';
+import { engine } from './suites/engine.ts';
 import { history } from './suites/history.ts';
+import { proxy } from './suites/proxy.ts';
 import { readPath } from './suites/read-path.ts';
+import { widget, widgetUnavailable } from './suites/widget.ts';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
@@ -18,12 +21,19 @@ const suites: [string, () => Promise<Measurement[]>, boolean][] = [
   ['read-path-pglite', () => readPath({ quick, store: 'pglite' }), true],
   ['read-path-postgres', () => readPath({ quick, store: 'postgres' }), hasPg],
   ['history', () => history({ quick }), hasPg],
+  ['engine', () => engine({ quick }), hasPg],
+  ['proxy', () => proxy({ quick, store: hasPg ? 'postgres' : 'pglite' }), true],
+  ['widget', () => widget({ quick }), widgetUnavailable() === undefined],
 ];
 
 for (const [name, run, available] of suites) {
   if (values.only && !values.only.split(',').includes(name)) continue;
   if (!available) {
-    skipped.push(`${name}: PostgreSQL at 127.0.0.1:5432 does not answer`);
+    skipped.push(
+      name === 'widget'
+        ? `widget: not available (${widgetUnavailable()})`
+        : `${name}: PostgreSQL at 127.0.0.1:5432 does not answer`,
+    );
     continue;
   }
   process.stdout.write(`== ${name}\n`);

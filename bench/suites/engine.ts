@@ -1,0 +1,255 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startEcho } from '../lib/echo.ts';
+import { freshBenchDatabase } from '../lib/pg.ts';
+import { startChild } from '../lib/proc.ts';
+import type { Measurement } from '../lib/report.ts';
+
+interface Seeded {
+  url: string;
+  apiKey: string;
+  accountId: string;
+}
+
+const CLI = fileURLToPath(new URL('../../packages/service/src/cli.ts', import.meta.url));
+const EVENT = 'bench.echo';
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : Number.NaN;
+};
+
+/** The workflow under test: event trigger → `http` POST to the echo server → `transform` of its answer. */
+const definition = (echoUrl: string) => ({
+  trigger: { type: 'event', event: EVENT },
+  steps: [
+    {
+      id: randomUUID(),
+      name: 'echo',
+      connector: 'http',
+      action: 'request',
+      input: { method: 'POST', url: `${echoUrl}/echo`, body: { n: '{{ trigger.n }}' } },
+    },
+    {
+      id: randomUUID(),
+      connector: 'transform',
+      action: 'map',
+      input: { expression: '{"n": steps.echo.body.body.n, "status": steps.echo.status}' },
+    },
+  ],
+  config: [],
+});
+
+async function api(base: string, apiKey: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** Publishes and installs the echo workflow for a fresh user; returns what a run needs. */
+async function setUp(svc: Seeded, echoUrl: string) {
+  const { integrationId } = await api(svc.url, svc.apiKey, 'POST', '/integrations', { name: 'Bench engine' });
+  const { workflowId } = await api(svc.url, svc.apiKey, 'POST', '/workflows', {
+    integrationId,
+    name: 'Echo and map',
+    definition: definition(echoUrl),
+  });
+  const { userId } = await api(svc.url, svc.apiKey, 'POST', '/users', {
+    username: `engine-${randomUUID().slice(0, 8)}`,
+  });
+  await api(svc.url, svc.apiKey, 'POST', '/installations', {
+    userId,
+    workflowIds: [workflowId],
+    credentialIds: {},
+    values: [],
+  });
+  return { workflowId, userId };
+}
+
+/** Fires `n` events, `concurrency` at a time; returns the execution ids. */
+async function fire(svc: Seeded, userId: string, n: number, concurrency = 10): Promise<string[]> {
+  const ids: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const r = await api(svc.url, svc.apiKey, 'POST', '/run/event', {
+          event: EVENT,
+          userId,
+          data: { n: i },
+        });
+        ids.push(...r.executionIds);
+      }
+    }),
+  );
+  if (ids.length !== n) throw new Error(`${n} events started ${ids.length} executions`);
+  return ids;
+}
+
+/** Waits until every execution finished; fails on any run that did not succeed. */
+async function waitFinished(db: pg.Client, ids: string[], timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await db.query<{ done: number; failed: number; last: Date | null; first: Date | null }>(
+      `select count(*) filter (where finished)::int as done, count(*) filter (where status = 'failed')::int as failed,
+              max(stopped_at) as last, min(started_at) as first
+       from executions where id = any($1::uuid[])`,
+      [ids],
+    );
+    const r = rows[0]!;
+    if (r.failed) {
+      const { rows: bad } = await db.query(
+        `select e.error, s.error as step_error from executions e left join execution_steps s on s.execution_id = e.id
+         where e.id = any($1::uuid[]) and e.status = 'failed' limit 1`,
+        [ids],
+      );
+      throw new Error(`${r.failed} executions failed: ${JSON.stringify(bad[0])}`);
+    }
+    if (r.done === ids.length) return { first: r.first!, last: r.last! };
+    if (Date.now() > until) throw new Error(`only ${r.done} of ${ids.length} executions finished in time`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+/** Starts one `inlay worker` process. */
+function startWorker(env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--conditions=@inlay/source', '--import', 'tsx', CLI, 'worker'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.resume();
+  return child;
+}
+
+const stop = (c: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (c.exitCode !== null) return done();
+    c.once('exit', () => done());
+    c.kill('SIGTERM');
+    setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
+  });
+
+/** End-to-end executions per second on one queue, after a warm-up batch. */
+async function throughput(
+  queue: 'memory' | 'pg-boss',
+  opts: { quick: boolean },
+  echoUrl: string,
+): Promise<{ perSecond: number; n: number; latency?: { run: number; direct: number } }> {
+  const databaseUrl = await freshBenchDatabase();
+  const common = {
+    DATABASE_URL: databaseUrl,
+    INLAY_QUEUE: queue,
+    INLAY_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
+    INLAY_RATE_LIMIT_PER_KEY: '0',
+    INLAY_RATE_LIMIT_PER_USER: '0',
+    INLAY_QUEUE_POLL_MS: '500',
+    LOG_LEVEL: 'warn',
+  };
+  const svc = await startChild<Seeded>(
+    'servers/service.ts',
+    [],
+    queue === 'pg-boss' ? { ...common, INLAY_RUN_WORKERS: 'false' } : common,
+  );
+  const workers = queue === 'pg-boss' ? [startWorker(common), startWorker(common)] : [];
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { userId } = await setUp(svc.info, echoUrl);
+    // Warm-up: loads connectors, compiles templates, and (pg-boss) waits for both workers to be polling.
+    await waitFinished(db, await fire(svc.info, userId, 20), 120_000);
+    const n = opts.quick ? 200 : 2000;
+    const t0 = new Date();
+    const ids = await fire(svc.info, userId, n);
+    const { last } = await waitFinished(db, ids, 600_000);
+    const perSecond = n / ((last.getTime() - t0.getTime()) / 1000);
+    if (queue !== 'memory') return { perSecond, n };
+
+    // Per-step overhead: runs one at a time, enqueue to finish as the engine records it, against the
+    // bench calling the echo server directly the same number of times.
+    const m = opts.quick ? 30 : 200;
+    const runs: number[] = [];
+    for (let i = 0; i < m; i++) {
+      const [id] = await fire(svc.info, userId, 1, 1);
+      const { first, last: end } = await waitFinished(db, [id!], 30_000);
+      runs.push(end.getTime() - first.getTime());
+    }
+    const direct: number[] = [];
+    for (let i = 0; i < m; i++) {
+      const t = performance.now();
+      const r = await fetch(`${echoUrl}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ n: i }),
+      });
+      await r.json();
+      direct.push(performance.now() - t);
+    }
+    return { perSecond, n, latency: { run: median(runs), direct: median(direct) } };
+  } finally {
+    await db.end();
+    await Promise.all(workers.map(stop));
+    await svc.stop();
+  }
+}
+
+/** The engine end to end on PostgreSQL: in-process queue, pg-boss with two workers, and per-step overhead. */
+export async function engine(opts: { quick: boolean }): Promise<Measurement[]> {
+  const suite = 'engine (PostgreSQL)';
+  const echo = await startEcho();
+  try {
+    const mem = await throughput('memory', opts, echo.url);
+    const boss = await throughput('pg-boss', opts, echo.url);
+    const out: Measurement[] = [
+      {
+        suite,
+        name: 'executions/s, in-process queue',
+        value: mem.perSecond,
+        unit: 'runs/s',
+        note: `${mem.n} runs of event → http echo → transform`,
+      },
+      {
+        suite,
+        name: 'executions/s, pg-boss + 2 workers',
+        value: boss.perSecond,
+        unit: 'runs/s',
+        baseline: mem.perSecond,
+        ratio: boss.perSecond / mem.perSecond,
+        note: `${boss.n} runs; baseline is the in-process queue`,
+      },
+    ];
+    if (mem.latency) {
+      const { run, direct } = mem.latency;
+      // Two steps run (http, transform); the trigger is the run's input, not a step.
+      const perStep = (run - direct) / 2;
+      out.push(
+        {
+          suite,
+          name: 'one run, enqueue to finish (median)',
+          value: run,
+          unit: 'ms',
+          baseline: direct,
+          ratio: direct ? run / direct : undefined,
+          note: 'baseline: the echo server called directly',
+        },
+        {
+          suite,
+          name: 'engine overhead per step',
+          value: perStep,
+          unit: 'ms',
+          note: '(run − direct echo call) ÷ 2 steps',
+          target: { on: 'value', op: '<=', value: 2, label: '≤ 2 ms per step' },
+        },
+      );
+    }
+    return out;
+  } finally {
+    await echo.close();
+  }
+}

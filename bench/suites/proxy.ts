@@ -1,0 +1,94 @@
+import { percentile, roundTrips } from '../lib/latency.ts';
+import { load } from '../lib/load.ts';
+import { freshBenchDatabase } from '../lib/pg.ts';
+import { startChild } from '../lib/proc.ts';
+import type { Measurement } from '../lib/report.ts';
+
+interface Seeded {
+  url: string;
+  apiKey: string;
+  userId: string;
+}
+
+/**
+ * @inlay/express in front of the service against the service directly, both answering `GET /workflows` for
+ * the same user with the same JWT: the difference is what the proxy adds.
+ */
+export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite' }): Promise<Measurement[]> {
+  const suite = `proxy (${opts.store})`;
+  const env =
+    opts.store === 'postgres'
+      ? { DATABASE_URL: await freshBenchDatabase() }
+      : { INLAY_DATA_DIR: 'memory://' };
+  const svc = await startChild<Seeded>('servers/service.ts', [], env);
+  const host = await startChild<{ url: string }>('servers/host.ts', [
+    svc.info.url,
+    svc.info.apiKey,
+    svc.info.userId,
+  ]);
+  try {
+    const tokenRes = await fetch(`${svc.info.url}/users/${svc.info.userId}/token`, {
+      headers: { authorization: `Bearer ${svc.info.apiKey}` },
+    });
+    const { token } = (await tokenRes.json()) as { token: string };
+    const direct = { url: `${svc.info.url}/workflows`, headers: { authorization: `Bearer ${token}` } };
+    const proxied = { url: `${host.info.url}/inlay/workflows`, headers: {} };
+    // Same bytes both ways (the proxy passes the body through).
+    const [a, b] = await Promise.all([
+      fetch(direct.url, { headers: direct.headers }).then((r) => r.text()),
+      fetch(proxied.url).then((r) => r.text()),
+    ]);
+    if (a !== b) throw new Error('the proxy answered different bytes than the service');
+
+    const n = opts.quick ? 200 : 1000;
+    await roundTrips(direct.url, direct.headers, 50);
+    await roundTrips(proxied.url, proxied.headers, 50);
+    const d: number[] = [];
+    const p: number[] = [];
+    // Alternating blocks, so a busy moment on the machine lands on both.
+    for (let i = 0; i < 5; i++) {
+      d.push(...(await roundTrips(direct.url, direct.headers, n / 5)));
+      p.push(...(await roundTrips(proxied.url, proxied.headers, n / 5)));
+    }
+    const seconds = opts.quick ? 2 : 5;
+    const tp = await load({ ...proxied, seconds });
+    const td = await load({ ...direct, seconds });
+    const p50d = percentile(d, 50);
+    const p50p = percentile(p, 50);
+    return [
+      {
+        suite,
+        name: 'GET /workflows p50, sequential',
+        value: p50p,
+        unit: 'ms',
+        baseline: p50d,
+        ratio: p50p / p50d,
+        note: `${n} requests each way; baseline the service directly`,
+      },
+      {
+        suite,
+        name: 'proxy p50 overhead',
+        value: p50p - p50d,
+        unit: 'ms',
+        target: { on: 'value', op: '<=', value: 1, label: '≤ 1 ms' },
+      },
+      {
+        suite,
+        name: 'proxy p99 overhead',
+        value: percentile(p, 99) - percentile(d, 99),
+        unit: 'ms',
+      },
+      {
+        suite,
+        name: 'GET /workflows throughput through the proxy',
+        value: tp.rps,
+        unit: 'req/s',
+        baseline: td.rps,
+        ratio: tp.rps / td.rps,
+      },
+    ];
+  } finally {
+    await host.stop();
+    await svc.stop();
+  }
+}
