@@ -87,8 +87,8 @@ describe.skipIf(!bin)('PostgreSQL stopped and restarted under a running service'
       });
       expect(rpc.status, rpc.text).toBe(503);
       expect(rpc.headers.get('retry-after')).toMatch(/^\d+$/);
-      // Today a problem+json (the shared error handler answers before the MCP SDK); a JSON-RPC error is the goal.
-      expect(rpc.body.code === 'unavailable' || rpc.body.error?.code !== undefined, rpc.text).toBe(true);
+      expect(rpc.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(rpc.body, rpc.text).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32003 } });
 
       pg.start();
       // Recovery without a restart: the pool reconnects on its own.

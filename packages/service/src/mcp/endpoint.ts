@@ -3,6 +3,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.ts';
 import { type Authenticator, bearer } from '../http/auth.ts';
+import { isUnavailable } from '../http/error-handler.ts';
 import { isUuid } from '../http/validate.ts';
 import { findUser, type UserRow } from '../users/users.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
@@ -31,6 +32,7 @@ function rpcError(
 const UNAUTHORIZED = -32001;
 const NOT_FOUND = -32004;
 const INVALID_PARAMS = -32602;
+const UNAVAILABLE = -32003;
 
 async function userFor(ctx: AppContext, req: Request, accountId: string, principalUser?: string) {
   if (principalUser) return { user: await findUser(ctx.db, accountId, principalUser) };
@@ -67,7 +69,7 @@ export function mcpEndpoint(
     onerror: (err) => ctx.logger.error({ err }, 'MCP adapter error'),
   });
 
-  return async (req, res) => {
+  const handle = async (req: Request, res: Response) => {
     const { serverId, accessToken } = req.params as { serverId: string; accessToken: string };
     const server = isUuid(serverId)
       ? await findByToken(ctx.db, serverId.toLowerCase(), accessToken)
@@ -123,5 +125,17 @@ export function mcpEndpoint(
       extra: { session },
     };
     await serve(req, res);
+  };
+
+  return async (req, res, next) => {
+    try {
+      await handle(req, res);
+    } catch (err) {
+      // A database outage still answers in JSON-RPC, with the same Retry-After as the REST API.
+      if (!isUnavailable(err) || res.headersSent) return next(err);
+      rpcError(res, 503, UNAVAILABLE, 'The service is temporarily unavailable; retry shortly', {
+        'retry-after': '5',
+      });
+    }
   };
 }

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Authenticator } from '../http/auth.ts';
 import { bearer } from '../http/auth.ts';
+import { isUnavailable } from '../http/error-handler.ts';
 import type { Principal } from '../http/principal.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type { Limiters } from './limiters.ts';
@@ -37,7 +38,14 @@ export function rateLimit(limiters: Limiters, auth: Authenticator, windowSeconds
   const off = !limiters.perKey && !limiters.perUser;
   return async (req: Request, res: Response, next) => {
     if (off) return next();
-    const principal = req.principal ?? (await auth.resolve(bearer(req.headers.authorization)));
+    let principal: Principal | undefined;
+    try {
+      principal = req.principal ?? (await auth.resolve(bearer(req.headers.authorization)));
+    } catch (err) {
+      // In an outage the route answers 503 itself, in its own format (problem+json or JSON-RPC).
+      if (isUnavailable(err)) return next();
+      throw err;
+    }
     // Kept for `authenticate`, so a JWT is verified once per request.
     if (principal) req.principal = principal;
     const q = principal && quotaFor(principal, limiters);
