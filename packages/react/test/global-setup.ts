@@ -16,7 +16,18 @@ export interface Seed {
   fieldsWorkflowId: string;
   acmeWorkflowId: string;
   users: Record<
-    'market' | 'install' | 'logs' | 'refresh' | 'browser' | 'keyboard' | 'dark' | 'oauth' | 'redirect',
+    | 'market'
+    | 'install'
+    | 'logs'
+    | 'refresh'
+    | 'browser'
+    | 'keyboard'
+    | 'keyboard-dark'
+    | 'dark'
+    | 'oauth'
+    | 'oauth-dark'
+    | 'redirect'
+    | 'redirect-dark',
     string
   >;
   executions: string[];

@@ -50,9 +50,12 @@ for (const name of [
   'refresh',
   'browser',
   'keyboard',
+  'keyboard-dark',
   'dark',
   'oauth',
+  'oauth-dark',
   'redirect',
+  'redirect-dark',
 ])
   users[name] = await createUser(svc, s.apiKey, name);
 await installDirect(svc.db, { ...s, userId: users.market! }, { active: false });

@@ -12,9 +12,15 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
-describe('OAuth in the install modal', () => {
+describe.each([
+  ['light', ''],
+  ['dark', '-dark'],
+] as const)('OAuth in the install modal, %s scheme', (scheme, suffix) => {
+  const user = `oauth${suffix}` as const;
+  const redirectUser = `redirect${suffix}` as const;
+
   it('connects in a popup and installs', async () => {
-    const page = await h.open({ surface: 'modal', user: 'oauth', workflow: seed.acmeWorkflowId });
+    const page = await h.open({ surface: 'modal', scheme, user, workflow: seed.acmeWorkflowId });
     const dialog = page.getByRole('dialog', { name: 'Install Sync Acme projects' });
     await dialog.getByRole('heading', { name: /Step 1 of 2/ }).waitFor();
     const popup = page.waitForEvent('popup');
@@ -25,13 +31,13 @@ describe('OAuth in the install modal', () => {
     const events = await page.evaluate(() => (window as any).inlayEvents);
     const connected = events.find((e: { type: string }) => e.type === 'connected');
     expect(connected).toMatchObject({ connector: 'acme', method: 'oauth' });
-    const cred = (await api('GET', `/credentials/${connected.credentialId}?userId=oauth`)).body.data;
+    const cred = (await api('GET', `/credentials/${connected.credentialId}?userId=${user}`)).body.data;
     expect(cred.status).toBe('connected');
 
     await dialog.getByRole('button', { name: 'Next' }).click();
     await dialog.getByRole('button', { name: 'Install' }).click();
     await dialog.waitFor({ state: 'detached' });
-    const list = (await api('GET', '/installations?userId=oauth')).body.data;
+    const list = (await api('GET', `/installations?userId=${user}`)).body.data;
     expect(list.map((i: { credentialIds: object }) => i.credentialIds)).toEqual([
       { acme: cred.credentialId },
     ]);
@@ -44,7 +50,7 @@ describe('OAuth in the install modal', () => {
     await page.addInitScript(() => {
       window.open = () => null;
     });
-    await h.open({ surface: 'page', user: 'redirect' }, page);
+    await h.open({ surface: 'page', scheme, user: redirectUser }, page);
     await page.getByRole('button', { name: 'Install: Sync Acme projects' }).click();
     const dialog = page.getByRole('dialog', { name: 'Install Sync Acme projects' });
     await dialog.getByRole('button', { name: 'Connect with Acme' }).click();
@@ -56,7 +62,7 @@ describe('OAuth in the install modal', () => {
     expect(await dialog.getByRole('radio', { name: 'Acme' }).isChecked()).toBe(true);
     // The address is put back as it was before the round trip.
     expect(new URL(page.url()).searchParams.get('credentialId')).toBeNull();
-    const creds = (await api('GET', '/credentials?userId=redirect')).body.data;
+    const creds = (await api('GET', `/credentials?userId=${redirectUser}`)).body.data;
     expect(creds.map((c: { connector: string; status: string }) => [c.connector, c.status])).toEqual([
       ['acme', 'connected'],
     ]);

@@ -119,9 +119,12 @@ async function tabTo(page: Page, test: (el: { label: string; tag: string }) => b
   throw new Error(`Tab never reached ${what}`);
 }
 
-describe('keyboard only', () => {
+describe.each([
+  ['light', 'keyboard'],
+  ['dark', 'keyboard-dark'],
+] as const)('keyboard only, %s scheme', (scheme, user) => {
   it('installs a workflow from the marketplace with Tab, arrows, Space and Enter', async () => {
-    const page = await h.open({ surface: 'page', scheme: 'light', user: 'keyboard' });
+    const page = await h.open({ surface: 'page', scheme, user });
     await page.getByRole('heading', { name: 'Billing' }).waitFor();
     await tabTo(page, (e) => e.label === 'Install: Announce won deals on Discord', 'the Install button');
     await page.keyboard.press('Enter');
@@ -154,7 +157,7 @@ describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
 
-    const list = (await api('GET', '/installations?userId=keyboard')).body.data;
+    const list = (await api('GET', `/installations?userId=${user}`)).body.data;
     expect(list).toHaveLength(1);
     expect(
       list[0].formData[0].fields.map((f: { name: string; value: unknown }) => [f.name, f.value]),
@@ -173,7 +176,7 @@ describe('keyboard only', () => {
   });
 
   it('keeps Tab inside the dialog and closes it with Escape', async () => {
-    const page = await h.open({ surface: 'page', scheme: 'dark', user: 'keyboard' });
+    const page = await h.open({ surface: 'page', scheme, user });
     await page.getByRole('heading', { name: 'Billing' }).waitFor();
     await tabTo(page, (e) => e.label === 'Install: Look up Stripe customers', 'the Install button');
     await page.keyboard.press('Enter');
