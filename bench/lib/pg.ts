@@ -17,8 +17,10 @@ export async function pgAvailable(): Promise<boolean> {
 }
 
 /** A fresh, empty bench database, so runs never see each other's rows. */
-export async function freshBenchDatabase(): Promise<string> {
-  const name = new URL(PG_BENCH).pathname.slice(1);
+export async function freshBenchDatabase(suffix = ''): Promise<string> {
+  const url = new URL(PG_BENCH);
+  const name = url.pathname.slice(1) + suffix;
+  url.pathname = `/${name}`;
   const c = new pg.Client({ connectionString: PG_ADMIN });
   await c.connect();
   try {
@@ -27,5 +29,5 @@ export async function freshBenchDatabase(): Promise<string> {
   } finally {
     await c.end();
   }
-  return PG_BENCH;
+  return url.toString();
 }

@@ -126,13 +126,14 @@ export async function insertRuns(
 }
 
 /**
- * Bulk history for one account: `total` runs spread over 100 users and the account's 20 workflows, two steps each,
+ * Bulk history for one account: `total` runs spread over 10 users and the account's 20 workflows, two steps each,
  * generated inside the database so a million rows load in seconds rather than hours.
  */
 export async function bulkHistory(app: InlayApp, accountId: string, workflowIds: string[], total: number) {
   const db = app.context.db;
   const userIds: string[] = [];
-  for (let u = 0; u < 100; u++) {
+  // Ten users: even the 10 000-run history gives each (user, workflow) 50 runs, so every page read is full.
+  for (let u = 0; u < 10; u++) {
     const id = randomUUID();
     userIds.push(id);
     await db.insert(users).values({ id, accountId, username: `history-${u}-${id.slice(0, 6)}` });
@@ -144,7 +145,7 @@ export async function bulkHistory(app: InlayApp, accountId: string, workflowIds:
     const to = Math.min(total, from + batch) - 1;
     await db.execute(sql`
       insert into executions (id, account_id, user_id, workflow_id, version, status, finished, trigger, trigger_type, started_at, stopped_at)
-      select gen_random_uuid(), ${accountId}::uuid, (${usersArr})[1 + (g % 100)], (${wfArr})[1 + ((g / 100) % ${workflowIds.length})], 1,
+      select gen_random_uuid(), ${accountId}::uuid, (${usersArr})[1 + (g % 10)], (${wfArr})[1 + ((g / 10) % ${workflowIds.length})], 1,
              'succeeded', true, jsonb_build_object('name', 'Deal ' || g), 'event',
              now() - make_interval(secs => g), now() - make_interval(secs => g) + interval '400 ms'
       from generate_series(${from}::int, ${to}::int) as g`);

@@ -164,7 +164,7 @@ async function throughput(
     const { userId } = await setUp(svc.info, echoUrl);
     // Warm-up: loads connectors, compiles templates, and (pg-boss) waits for both workers to be polling.
     await waitFinished(db, await fire(svc.info, userId, 20), 120_000);
-    const n = opts.quick ? 200 : 2000;
+    const n = opts.quick ? 100 : 2000;
     const t0 = new Date();
     const ids = await fire(svc.info, userId, n);
     const { last } = await waitFinished(db, ids, 600_000);
@@ -173,7 +173,7 @@ async function throughput(
 
     // Per-step overhead: runs one at a time, enqueue to finish as the engine records it, against the
     // bench calling the echo server directly the same number of times.
-    const m = opts.quick ? 30 : 200;
+    const m = opts.quick ? 20 : 200;
     const runs: number[] = [];
     for (let i = 0; i < m; i++) {
       const [id] = await fire(svc.info, userId, 1, 1);

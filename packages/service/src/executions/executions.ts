@@ -19,30 +19,40 @@ export interface LogPage {
   order: 'asc' | 'desc';
 }
 
-type EntryExecution = Pick<
-  ExecutionRow,
-  'id' | 'startedAt' | 'stoppedAt' | 'finished' | 'status' | 'error' | 'rerunOf' | 'workflowId' | 'version'
+type Iso<T> = {
+  [K in keyof T]: T[K] extends Date ? Date | string : T[K] extends Date | null ? Date | string | null : T[K];
+};
+/** Timestamps may come as Dates or as ISO strings already formatted by the database. */
+type EntryExecution = Iso<
+  Pick<
+    ExecutionRow,
+    'id' | 'startedAt' | 'stoppedAt' | 'finished' | 'status' | 'error' | 'rerunOf' | 'workflowId' | 'version'
+  >
 >;
-type EntryStep = Pick<
-  StepRow,
-  | 'startedAt'
-  | 'stoppedAt'
-  | 'connectorId'
-  | 'data'
-  | 'stepId'
-  | 'connector'
-  | 'action'
-  | 'status'
-  | 'attempts'
-  | 'error'
-  | 'truncated'
-  | 'input'
+type EntryStep = Iso<
+  Pick<
+    StepRow,
+    | 'startedAt'
+    | 'stoppedAt'
+    | 'connectorId'
+    | 'data'
+    | 'stepId'
+    | 'connector'
+    | 'action'
+    | 'status'
+    | 'attempts'
+    | 'error'
+    | 'truncated'
+    | 'input'
+  >
 >;
+
+const iso = (d: Date | string) => (typeof d === 'string' ? d : d.toISOString());
 
 export function toLogEntry(e: EntryExecution, steps: EntryStep[]): LogEntry {
   const results: Result[] = steps.map((s) => ({
-    startedAt: s.startedAt.toISOString(),
-    stoppedAt: s.stoppedAt?.toISOString() ?? null,
+    startedAt: iso(s.startedAt),
+    stoppedAt: s.stoppedAt === null ? null : iso(s.stoppedAt),
     connectorId: s.connectorId,
     data: s.data as Result['data'],
     stepId: s.stepId,
@@ -55,8 +65,8 @@ export function toLogEntry(e: EntryExecution, steps: EntryStep[]): LogEntry {
   }));
   return {
     executionId: e.id,
-    startedAt: e.startedAt.toISOString(),
-    stoppedAt: e.stoppedAt?.toISOString() ?? null,
+    startedAt: iso(e.startedAt),
+    stoppedAt: e.stoppedAt === null ? null : iso(e.stoppedAt),
     finished: e.finished,
     results,
     inputs: steps.map((s) => ({ connectorId: s.connectorId, data: s.input ?? {} })),
@@ -108,14 +118,17 @@ type PageRow = { userId: string; username: string; workflow: string | null } & {
   [K in keyof EntryExecution as `e_${K}`]: EntryExecution[K] | null;
 } & { [K in keyof EntryStep as `s_${K}`]: EntryStep[K] | null } & { s_position: number | null };
 
+// What Date#toISOString makes of a timestamp (milliseconds truncated, as the driver's Date does), formatted by
+// the database: parsing 120 timestamps into Dates and back was a tenth of this route's CPU.
+const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 // `e` is lateral so the page is an index range scan of (user, workflow, startedAt) at any history size.
 const pageSql = (dir: 'asc' | 'desc') => `with ${USER_CTE},
   w as (select id from workflows where id = $4::uuid and account_id = $1)
   select u.id as "userId", u.username, w.id as workflow,
-         e.id as "e_id", e.started_at as "e_startedAt", e.stopped_at as "e_stoppedAt", e.finished as "e_finished",
+         e.id as "e_id", ${ISO('e.started_at')} as "e_startedAt", ${ISO('e.stopped_at')} as "e_stoppedAt", e.finished as "e_finished",
          e.status as "e_status", e.error as "e_error", e.rerun_of as "e_rerunOf", e.workflow_id as "e_workflowId",
-         e.version as "e_version", s.position as "s_position", s.started_at as "s_startedAt",
-         s.stopped_at as "s_stoppedAt", s.connector_id as "s_connectorId", s.data as "s_data", s.step_id as "s_stepId",
+         e.version as "e_version", s.position as "s_position", ${ISO('s.started_at')} as "s_startedAt",
+         ${ISO('s.stopped_at')} as "s_stoppedAt", s.connector_id as "s_connectorId", s.data as "s_data", s.step_id as "s_stepId",
          s.connector as "s_connector", s.action as "s_action", s.status as "s_status", s.attempts as "s_attempts",
          s.error as "s_error", s.truncated as "s_truncated", s.input as "s_input"
   from u left join w on true
