@@ -27,7 +27,10 @@ describe.each([
     await dialog.getByRole('button', { name: 'Connect with Acme' }).click();
     await popup; // opened by the click itself, not blocked
     await dialog.getByRole('radio', { name: 'Acme' }).waitFor();
-    expect(await dialog.getByRole('radio', { name: 'Acme' }).isChecked()).toBe(true);
+    // The new account is picked once the credential list has reloaded.
+    await expect
+      .poll(() => dialog.getByRole('radio', { name: 'Acme' }).isChecked(), { timeout: 10_000 })
+      .toBe(true);
     const events = await page.evaluate(() => (window as any).inlayEvents);
     const connected = events.find((e: { type: string }) => e.type === 'connected');
     expect(connected).toMatchObject({ connector: 'acme', method: 'oauth' });
@@ -59,7 +62,10 @@ describe.each([
       timeout: 20_000,
     });
     await dialog.getByRole('radio', { name: 'Acme' }).waitFor({ timeout: 20_000 });
-    expect(await dialog.getByRole('radio', { name: 'Acme' }).isChecked()).toBe(true);
+    // The new account is picked once the credential list has reloaded.
+    await expect
+      .poll(() => dialog.getByRole('radio', { name: 'Acme' }).isChecked(), { timeout: 10_000 })
+      .toBe(true);
     // The address is put back as it was before the round trip.
     expect(new URL(page.url()).searchParams.get('credentialId')).toBeNull();
     const creds = (await api('GET', `/credentials?userId=${redirectUser}`)).body.data;
