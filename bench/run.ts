@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { pgAvailable } from './lib/pg.ts';
-import { type Measurement, pass, writeResults } from './lib/report.ts';
+import { type Measurement, pass, rerender, writeResults } from './lib/report.ts';
 import { engine } from './suites/engine.ts';
 import { history } from './suites/history.ts';
 import { proxy } from './suites/proxy.ts';
@@ -8,9 +8,19 @@ import { readPath } from './suites/read-path.ts';
 import { widget, widgetUnavailable } from './suites/widget.ts';
 
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    // Rewrites latest.md from latest.json without measuring (after a change to the report's format).
+    render: { type: 'boolean', default: false },
+  },
   allowPositionals: true,
 });
+if (values.render) {
+  const { file } = rerender();
+  process.stdout.write(`results: ${file}\n`);
+  process.exit(0);
+}
 const quick = values.quick!;
 const started = Date.now();
 const hasPg = await pgAvailable();

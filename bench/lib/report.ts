@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -44,18 +44,46 @@ export function machine() {
 const fmt = (n: number | undefined) =>
   n === undefined ? '' : Math.abs(n) >= 100 ? String(Math.round(n)) : String(Math.round(n * 100) / 100);
 
+const DIR = fileURLToPath(new URL('../results', import.meta.url));
+
+/** latest.md again from latest.json, machine and all, as they were measured. */
+export function rerender(): { md: string; file: string } {
+  const { machine: m, results, ...meta } = JSON.parse(readFileSync(`${DIR}/latest.json`, 'utf8'));
+  return writeResults(
+    (results as (Measurement & { pass?: boolean })[]).map(({ pass: _p, ...r }) => r),
+    meta,
+    m,
+  );
+}
+
 export function writeResults(
   results: Measurement[],
   meta: Record<string, unknown>,
+  m: ReturnType<typeof machine> = machine(),
 ): { md: string; file: string } {
-  const dir = fileURLToPath(new URL('../results', import.meta.url));
+  const dir = DIR;
   mkdirSync(dir, { recursive: true });
-  const m = machine();
   const json = { ...meta, machine: m, results: results.map((r) => ({ ...r, pass: pass(r) })) };
   const lines = [
     `# Inlay benchmarks`,
     '',
     `${meta.date} · ${meta.mode} run · ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB · Node ${m.node} · ${m.platform}`,
+    '',
+    '## Targets',
+    '',
+    '| Measure | Value | Target | Result |',
+    '|---|---:|---|---|',
+    ...results
+      .filter((r) => r.target)
+      .map((r) => {
+        const shown =
+          r.target!.on === 'ratio'
+            ? `${fmt(r.ratio)} (${fmt(r.value)} ${r.unit})`
+            : `${fmt(r.value)} ${r.unit}`;
+        return `| ${r.suite}: ${r.name} | ${shown} | ${r.target!.label} | ${pass(r) ? 'PASS' : 'FAIL'} |`;
+      }),
+    '',
+    '## All measurements',
     '',
     '| Suite | Measure | Value | Baseline | Ratio | Target | Result |',
     '|---|---|---:|---:|---:|---|---|',
@@ -67,6 +95,14 @@ export function writeResults(
       return `| ${r.suite} | ${r.name}${r.note ? ` (${r.note})` : ''} | ${fmt(r.value)} ${r.unit} | ${r.baseline === undefined ? '' : `${fmt(r.baseline)} ${r.unit}`} | ${fmt(r.ratio)} | ${target} | ${p === undefined ? '' : p ? 'PASS' : 'FAIL'} |`;
     }),
     '',
+    ...((meta.skipped as string[] | undefined)?.length
+      ? [
+          '## Not measured',
+          '',
+          ...(meta.skipped as string[]).map((x) => `- ${x.replace(/\s+/g, ' ').slice(0, 240)}`),
+          '',
+        ]
+      : []),
   ];
   const md = lines.join('\n');
   writeFileSync(`${dir}/latest.md`, md);

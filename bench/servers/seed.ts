@@ -129,8 +129,12 @@ export async function insertRuns(
  * Bulk history for one account: `total` runs spread over 10 users and the account's 20 workflows, two steps each,
  * generated inside the database so a million rows load in seconds rather than hours.
  */
-export async function bulkHistory(app: InlayApp, accountId: string, workflowIds: string[], total: number) {
-  const db = app.context.db;
+export async function bulkHistory(
+  db: InlayApp['context']['db'],
+  accountId: string,
+  workflowIds: string[],
+  total: number,
+) {
   const userIds: string[] = [];
   // Ten users: even the 10 000-run history gives each (user, workflow) 50 runs, so every page read is full.
   for (let u = 0; u < 10; u++) {

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createApp, listen, loadConfig } from '@inlay/service';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import { ready } from '../lib/proc.ts';
 import { bulkHistory, seedReadPath } from './seed.ts';
 
@@ -22,9 +24,20 @@ const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 const found = await app.context.db.execute(sql`select account_id as "accountId" from api_keys limit 1`);
 const { accountId } = (found as unknown as { rows: { accountId: string }[] }).rows[0]!;
 const seeded = await seedReadPath(app, accountId!);
-const history = values.history
-  ? await bulkHistory(app, accountId!, seeded.workflowIds, Number(values.history))
-  : undefined;
+const history = values.history ? await loadHistory(Number(values.history)) : undefined;
+
+/** A million runs take longer to generate than the service pool's 30 s query timeout: its own connection. */
+async function loadHistory(total: number) {
+  if (!process.env.DATABASE_URL) return bulkHistory(app.context.db, accountId!, seeded.workflowIds, total);
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const db = drizzle(client) as unknown as typeof app.context.db;
+    return await bulkHistory(db, accountId!, seeded.workflowIds, total);
+  } finally {
+    await client.end();
+  }
+}
 ready({ url, apiKey: API_KEY, accountId, ...seeded, historyUsers: history?.userIds });
 process.on('SIGTERM', async () => {
   server.close();
