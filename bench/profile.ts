@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load } from './lib/load.ts';
-import { freshBenchDatabase } from './lib/pg.ts';
+import { dropBenchDatabase, freshBenchDatabase } from './lib/pg.ts';
 import { startChild } from './lib/proc.ts';
 
 /**
@@ -19,10 +19,8 @@ const { values } = parseArgs({
   },
 });
 const dir = mkdtempSync(join(tmpdir(), 'inlay-prof-'));
-const env =
-  values.store === 'postgres'
-    ? { DATABASE_URL: await freshBenchDatabase() }
-    : { INLAY_DATA_DIR: 'memory://' };
+const databaseUrl = values.store === 'postgres' ? await freshBenchDatabase('_profile') : undefined;
+const env = databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' };
 const svc = await startChild<{ url: string; apiKey: string; userId: string; workflowId: string }>(
   'servers/service.ts',
   [],
@@ -45,6 +43,7 @@ process.stdout.write(
   `${values.endpoint} on ${values.store}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms\n`,
 );
 await svc.stop();
+if (databaseUrl) await dropBenchDatabase(databaseUrl);
 
 interface Node {
   id: number;

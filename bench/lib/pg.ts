@@ -16,10 +16,13 @@ export async function pgAvailable(): Promise<boolean> {
   }
 }
 
-/** A fresh, empty bench database, so runs never see each other's rows. */
+/**
+ * A fresh, empty bench database, so runs never see each other's rows. Named after this process too: two bench
+ * runs at once (CI and a developer) must not drop each other's database mid-measurement.
+ */
 export async function freshBenchDatabase(suffix = ''): Promise<string> {
   const url = new URL(PG_BENCH);
-  const name = url.pathname.slice(1) + suffix;
+  const name = `${url.pathname.slice(1)}${suffix}_${process.pid}`;
   url.pathname = `/${name}`;
   const c = new pg.Client({ connectionString: PG_ADMIN });
   await c.connect();
@@ -30,4 +33,15 @@ export async function freshBenchDatabase(suffix = ''): Promise<string> {
     await c.end();
   }
   return url.toString();
+}
+
+export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const c = new pg.Client({ connectionString: PG_ADMIN });
+  await c.connect();
+  try {
+    await c.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await c.end();
+  }
 }

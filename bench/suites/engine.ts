@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startEcho } from '../lib/echo.ts';
-import { freshBenchDatabase } from '../lib/pg.ts';
+import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
 
@@ -142,7 +142,7 @@ async function throughput(
   opts: { quick: boolean },
   echoUrl: string,
 ): Promise<{ perSecond: number; n: number; latency?: { run: number; direct: number } }> {
-  const databaseUrl = await freshBenchDatabase();
+  const databaseUrl = await freshBenchDatabase(`_${queue.replace('-', '')}`);
   const common = {
     DATABASE_URL: databaseUrl,
     INLAY_QUEUE: queue,
@@ -196,6 +196,7 @@ async function throughput(
     await db.end();
     await Promise.all(workers.map(stop));
     await svc.stop();
+    await dropBenchDatabase(databaseUrl);
   }
 }
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { percentile, roundTrips } from '../lib/latency.ts';
 import { compare, type LoadResult } from '../lib/load.ts';
-import { freshBenchDatabase, PG_ADMIN } from '../lib/pg.ts';
+import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
 
@@ -42,24 +42,20 @@ async function serviceWithHistory(total: number) {
   return { svc, url: `${url}${path}`, headers, databaseUrl };
 }
 
-async function dropDatabase(url: string) {
-  const name = new URL(url).pathname.slice(1);
-  const c = new pg.Client({ connectionString: PG_ADMIN });
-  await c.connect();
-  try {
-    await c.query(`drop database if exists "${name}" with (force)`);
-  } finally {
-    await c.end();
-  }
-}
-
 /** The logs endpoint on a small and a large history (PostgreSQL): a page read must stay flat as history grows. */
 export async function history(opts: { quick: boolean }): Promise<Measurement[]> {
   const small = 10_000;
   const large = opts.quick ? 100_000 : 1_000_000;
   const [seconds, rounds] = opts.quick ? [2, 2] : [5, 3];
   const a0 = await serviceWithHistory(small);
-  const b0 = await serviceWithHistory(large);
+  let b0: Awaited<ReturnType<typeof serviceWithHistory>>;
+  try {
+    b0 = await serviceWithHistory(large);
+  } catch (err) {
+    await a0.svc.stop();
+    await dropBenchDatabase(a0.databaseUrl);
+    throw err;
+  }
   let a: LoadResult;
   let b: LoadResult;
   const sa: number[] = [];
@@ -84,8 +80,8 @@ export async function history(opts: { quick: boolean }): Promise<Measurement[]> 
     await a0.svc.stop();
     await b0.svc.stop();
     // A million generated runs are a few GB on disk: not worth keeping between runs.
-    await dropDatabase(b0.databaseUrl);
-    await dropDatabase(a0.databaseUrl);
+    await dropBenchDatabase(b0.databaseUrl);
+    await dropBenchDatabase(a0.databaseUrl);
   }
   const suite = 'history growth (PostgreSQL)';
   const label = (n: number) => `${n.toLocaleString('en-US')} executions`;

@@ -1,6 +1,6 @@
 import { percentile, roundTrips } from '../lib/latency.ts';
 import { load } from '../lib/load.ts';
-import { freshBenchDatabase } from '../lib/pg.ts';
+import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
 
@@ -16,10 +16,8 @@ interface Seeded {
  */
 export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite' }): Promise<Measurement[]> {
   const suite = `proxy (${opts.store})`;
-  const env =
-    opts.store === 'postgres'
-      ? { DATABASE_URL: await freshBenchDatabase() }
-      : { INLAY_DATA_DIR: 'memory://' };
+  const databaseUrl = opts.store === 'postgres' ? await freshBenchDatabase() : undefined;
+  const env = databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' };
   const svc = await startChild<Seeded>('servers/service.ts', [], env);
   const host = await startChild<{ url: string }>('servers/host.ts', [
     svc.info.url,
@@ -90,5 +88,6 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
   } finally {
     await host.stop();
     await svc.stop();
+    if (databaseUrl) await dropBenchDatabase(databaseUrl);
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compare } from '../lib/load.ts';
-import { freshBenchDatabase } from '../lib/pg.ts';
+import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
 
@@ -19,10 +19,8 @@ export async function readPath(opts: {
   store: 'postgres' | 'pglite';
 }): Promise<Measurement[]> {
   const suite = `read path (${opts.store})`;
-  const env =
-    opts.store === 'postgres'
-      ? { DATABASE_URL: await freshBenchDatabase() }
-      : { INLAY_DATA_DIR: 'memory://' };
+  const databaseUrl = opts.store === 'postgres' ? await freshBenchDatabase() : undefined;
+  const env = databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' };
   const svc = await startChild<Seeded>('servers/service.ts', [], env);
   const bare: { stop(): Promise<void>; info: { url: string } }[] = [];
   try {
@@ -113,5 +111,6 @@ export async function readPath(opts: {
   } finally {
     for (const b of bare) await b.stop();
     await svc.stop();
+    if (databaseUrl) await dropBenchDatabase(databaseUrl);
   }
 }
