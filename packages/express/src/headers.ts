@@ -12,7 +12,7 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-/** Headers never forwarded upstream: the host's own credentials and what fetch computes itself. */
+/** Headers never forwarded upstream: the host's own credentials and what the transport computes itself. */
 const HOST_PRIVATE = new Set([
   'authorization',
   'cookie',
@@ -22,28 +22,53 @@ const HOST_PRIVATE = new Set([
   'x-inlay-user-token',
 ]);
 
-/** Hop-by-hop headers, including any the `Connection` header names, must not cross a proxy. */
-function hopByHop(connection: string | string[] | null | undefined): Set<string> {
-  const named = (Array.isArray(connection) ? connection.join(',') : (connection ?? ''))
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-  return new Set([...HOP_BY_HOP, ...named]);
+/** Never passed back: the host's cookies are its own. */
+const UPSTREAM_PRIVATE = new Set(['set-cookie']);
+
+/** Header names the `Connection` header lists: hop-by-hop too. Usually none beyond the standard ones. */
+function namedHops(connection: string | string[] | null | undefined): Set<string> | undefined {
+  if (!connection) return undefined;
+  let named: Set<string> | undefined;
+  for (const h of (Array.isArray(connection) ? connection.join(',') : connection).split(',')) {
+    const name = h.trim().toLowerCase();
+    if (!name || HOP_BY_HOP.has(name)) continue;
+    named ??= new Set();
+    named.add(name);
+  }
+  return named;
 }
 
-export function upstreamRequestHeaders(incoming: IncomingHttpHeaders): Headers {
-  const drop = hopByHop(incoming.connection);
-  const out = new Headers();
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined || drop.has(name) || HOST_PRIVATE.has(name)) continue;
-    for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
+export type HeaderMap = Record<string, string | string[]>;
+
+/** The host request's headers minus hop-by-hop ones (including any `Connection` names) and host credentials. */
+export function upstreamRequestHeaders(incoming: IncomingHttpHeaders): HeaderMap {
+  const named = namedHops(incoming.connection);
+  const out: HeaderMap = {};
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || HOST_PRIVATE.has(name) || named?.has(name)) continue;
+    out[name] = value;
   }
   return out;
 }
 
-export function downstreamResponseHeaders(upstream: Headers): [string, string][] {
-  const drop = hopByHop(upstream.get('connection'));
-  // fetch has already decoded the body, so length and encoding no longer describe what we send.
-  for (const h of ['content-length', 'content-encoding', 'set-cookie']) drop.add(h);
-  return [...upstream.entries()].filter(([name]) => !drop.has(name));
+/**
+ * The upstream answer's headers to pass back: hop-by-hop ones and `Set-Cookie` dropped, and the length, as
+ * the body is streamed on in chunks. `decoded` says the transport has already decoded the body (fetch), so
+ * its encoding no longer describes it.
+ */
+export function downstreamResponseHeaders(
+  upstream: Iterable<[string, string | string[] | undefined]>,
+  connection: string | string[] | null | undefined,
+  decoded: boolean,
+): [string, string | string[]][] {
+  const named = namedHops(connection);
+  const out: [string, string | string[]][] = [];
+  for (const [name, value] of upstream) {
+    if (value === undefined || HOP_BY_HOP.has(name) || UPSTREAM_PRIVATE.has(name) || named?.has(name))
+      continue;
+    if (name === 'content-length' || (decoded && name === 'content-encoding')) continue;
+    out.push([name, value]);
+  }
+  return out;
 }

@@ -1,9 +1,10 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { createServerClient, type InlayError, isInlayError, jwtExpiry } from '@inlay/client';
 import express, { type Request, type Response, type Router } from 'express';
-import { downstreamResponseHeaders, upstreamRequestHeaders } from './headers.ts';
+import { upstreamRequestHeaders } from './headers.ts';
 import { sendProblem } from './problem.ts';
 import { type CachedToken, TokenCache } from './token-cache.ts';
+import { fetchUpstream, nodeUpstream } from './upstream.ts';
 
 export interface InlayMiddlewareOptions {
   /** Base URL of the Inlay service, e.g. `http://127.0.0.1:8080`. */
@@ -21,6 +22,7 @@ export interface InlayMiddlewareOptions {
   timeoutMs?: number;
   /** Largest JSON request body that is rewritten, in bytes (default 1 MB, the service's own limit). */
   maxBodyBytes?: number;
+  /** Replaces the HTTP transport (token, user and proxied calls), for tests; default node:http, kept alive. */
   fetch?: typeof fetch;
   /** Clock, for tests. */
   now?: () => number;
@@ -40,6 +42,8 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const cache = new TokenCache(opts.now);
+  // Proxied calls go over node:http with kept-alive connections; an injected fetch replaces it (tests).
+  const upstream = opts.fetch ? fetchUpstream(opts.fetch, base, timeoutMs) : nodeUpstream(base, timeoutMs);
   // Token and user calls go through the typed server client; each is bounded like the proxied calls.
   const api = createServerClient({
     baseUrl: base,
@@ -107,7 +111,7 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
   }
 
   /** The request body to forward: JSON is rewritten so it can only name the session's user; anything else streams. */
-  async function bodyFor(req: Request, userId: string): Promise<RequestInit['body'] | 'too-large'> {
+  async function bodyFor(req: Request, userId: string): Promise<string | Readable | undefined | 'too-large'> {
     if (!BODY_METHODS.has(req.method)) return undefined;
     // A host body parser ran first: the stream is spent and `req.body` holds the parsed value.
     const parsedByHost = req.body !== undefined || req.readableEnded;
@@ -116,7 +120,7 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
     const hasBody =
       req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return undefined;
-    if (!json) return Readable.toWeb(req) as ReadableStream;
+    if (!json) return req;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
@@ -150,8 +154,7 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
     try {
       const s = await session(req, res);
       if (!s) return;
-      const url = new URL(`${base}${req.url}`);
-      if (url.searchParams.has('userId')) url.searchParams.set('userId', s.token.userId);
+      const path = withQueryUser(req.url, s.token.userId);
       const body = await bodyFor(req, s.token.userId);
       if (body === 'too-large') {
         sendProblem(
@@ -163,45 +166,52 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
         );
         return;
       }
-      const send = (token: string) => {
-        const headers = upstreamRequestHeaders(req.headers);
-        headers.set('authorization', `Bearer ${token}`);
-        headers.set('x-forwarded-for', req.ip ?? '');
-        headers.set('x-forwarded-proto', req.protocol);
-        if (typeof body === 'string') headers.set('content-type', 'application/json');
-        return doFetch(url, {
+      const forwarded = upstreamRequestHeaders(req.headers);
+      forwarded['x-forwarded-for'] = req.ip ?? '';
+      forwarded['x-forwarded-proto'] = req.protocol;
+      if (typeof body === 'string') forwarded['content-type'] = 'application/json';
+      const send = (token: string) =>
+        upstream({
           method: req.method,
-          headers,
+          path,
+          headers: { ...forwarded, authorization: `Bearer ${token}` },
           body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-          ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-        } as RequestInit);
-      };
-      let upstream = await send(s.token.token);
+        });
+      let answer = await send(s.token.token);
       // A token the service no longer accepts (user re-created, keys rotated): mint once more and retry.
-      if (upstream.status === 401 && !(body instanceof ReadableStream)) {
-        await upstream.body?.cancel();
+      if (answer.status === 401 && !(body instanceof Readable)) {
+        answer.discard();
         cache.forget(s.hostUser);
         const fresh = await cache.get(s.hostUser, () => mint(s.hostUser, req));
-        upstream = await send(fresh.token);
+        answer = await send(fresh.token);
       }
-      res.status(upstream.status);
-      for (const [name, value] of downstreamResponseHeaders(upstream.headers)) res.setHeader(name, value);
-      if (!upstream.body) {
+      res.status(answer.status);
+      for (const [name, value] of answer.headers) res.setHeader(name, value);
+      if (!answer.body) {
         res.end();
         return;
       }
-      const stream = Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream);
-      stream.on('error', () => res.destroy());
-      res.on('close', () => stream.destroy());
-      stream.pipe(res);
+      // Either side failing ends both: a client gone stops the upstream read, a broken upstream the answer.
+      pipeline(answer.body, res, (err) => {
+        if (err) res.destroy();
+      });
     } catch (err) {
       fail(res, err);
     }
   });
 
   return router;
+}
+
+/** `url` with its `userId` query parameter, if any, naming the session's user. */
+function withQueryUser(url: string, userId: string): string {
+  if (!url.includes('userId')) return url;
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  if (!params.has('userId')) return url;
+  params.set('userId', userId);
+  return `${url.slice(0, q)}?${params}`;
 }
 
 /** Any `userId` in a JSON body becomes the session's user, at the top level and in arrays of objects. */

@@ -57,10 +57,14 @@ export async function startFakeUpstream() {
     });
     res.end(JSON.stringify({ ok: true }));
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   const url = await listen(server);
   return {
     url,
     seen,
+    /** TCP connections the upstream accepted so far. */
+    connections: () => connections,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -206,6 +206,32 @@ describe('proxy transport', () => {
     }
   });
 
+  it('reuses kept-alive upstream connections and rewrites only the userId query parameter', async () => {
+    const up = await startFakeUpstream();
+    const h = await startHost({ serviceUrl: `${up.url}/base/`, apiKey: 'inlay_test_secretsecretsecret' });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const r = await fetch(`${h.url}/api/inlay/items?a=1&userId=someone-else&b=x%20y`, {
+          headers: { 'x-host-user': 'u' },
+        });
+        expect(r.status).toBe(200);
+        expect(await r.json()).toEqual({ ok: true });
+      }
+      const plain = await fetch(`${h.url}/api/inlay/items?a=1`, { headers: { 'x-host-user': 'u' } });
+      await plain.text();
+      const hits = up.seen.filter((r) => r.url.startsWith('/base/items'));
+      expect(hits.map((r) => r.url)).toEqual([
+        ...Array(5).fill('/base/items?a=1&userId=user-1&b=x+y'),
+        '/base/items?a=1',
+      ]);
+      // One connection for the token call (the typed client's fetch), one shared by the six proxied calls.
+      expect(up.connections()).toBe(2);
+    } finally {
+      await h.close();
+      await up.close();
+    }
+  });
+
   it('bounds upstream time with a 504, and an unreachable upstream is a 502', async () => {
     const up = await startFakeUpstream();
     const h = await startHost({
