@@ -66,6 +66,7 @@ for (const [name, run, available] of suites) {
 const { file } = writeResults(results, {
   date: new Date().toISOString(),
   mode: quick ? 'quick' : 'full',
+  ...(values.only ? { only: values.only } : {}),
   seconds: Math.round((Date.now() - started) / 1000),
   skipped,
 });

@@ -49,6 +49,7 @@ const DIR = fileURLToPath(new URL('../results', import.meta.url));
 /** latest.md again from latest.json, machine and all, as they were measured. */
 export function rerender(): { md: string; file: string } {
   const { machine: m, results, ...meta } = JSON.parse(readFileSync(`${DIR}/latest.json`, 'utf8'));
+  delete meta.only;
   return writeResults(
     (results as (Measurement & { pass?: boolean })[]).map(({ pass: _p, ...r }) => r),
     meta,
@@ -105,7 +106,9 @@ export function writeResults(
       : []),
   ];
   const md = lines.join('\n');
-  writeFileSync(`${dir}/latest.md`, md);
-  writeFileSync(`${dir}/latest.json`, `${JSON.stringify(json, null, 2)}\n`);
-  return { md, file: `${dir}/latest.md` };
+  // A run of some suites (--only) must not replace the record of a whole run.
+  const base = meta.only ? 'partial' : 'latest';
+  writeFileSync(`${dir}/${base}.md`, md);
+  writeFileSync(`${dir}/${base}.json`, `${JSON.stringify(json, null, 2)}\n`);
+  return { md, file: `${dir}/${base}.md` };
 }
