@@ -1,8 +1,7 @@
 import type { StepError } from '@inlay/contract';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { installations } from '../store/schema.ts';
-import { findUser } from '../users/users.ts';
+import { installations, users } from '../store/schema.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { ACTION_TRIGGER } from './action-run.ts';
 import { configValues } from './config-values.ts';
@@ -42,19 +41,27 @@ export async function runExecution(
         message: 'The node running this action stopped before it finished; actions are not retried',
       },
     };
-  const compiled = await defs.get(row.workflowId, row.version);
+  // The definition (usually cached) and the installation with its user, in one query, side by side.
+  const [compiled, [found]] = await Promise.all([
+    defs.get(row.workflowId, row.version),
+    row.installationId
+      ? ctx.db
+          .select({ inst: installations, user: users })
+          .from(installations)
+          .leftJoin(users, and(eq(users.id, row.userId), eq(users.accountId, row.accountId)))
+          .where(eq(installations.id, row.installationId))
+      : [],
+  ]);
   if (!compiled)
     return {
       error: { code: 'definition_missing', message: `Workflow version ${row.version} no longer exists` },
     };
-  const [inst] = row.installationId
-    ? await ctx.db.select().from(installations).where(eq(installations.id, row.installationId))
-    : [];
+  const inst = found?.inst;
   if (!inst)
     return {
       error: { code: 'installation_missing', message: 'The installation of this workflow was removed' },
     };
-  const user = await findUser(ctx.db, row.accountId, row.userId);
+  const user = found.user;
   if (!user) return { error: { code: 'user_missing', message: 'The user of this execution was removed' } };
 
   const def = compiled.definition;

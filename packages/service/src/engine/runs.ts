@@ -34,6 +34,8 @@ export class RunLost extends Error {
 // Leases use the database clock: workers on several machines then agree on when one has expired.
 const inMs = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
 
+const toIso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
 const owned = (c: Claim) =>
   and(eq(executions.id, c.executionId), eq(executions.status, 'running'), eq(executions.attempts, c.attempt));
 
@@ -120,17 +122,28 @@ export class RunStore {
     return rows.length > 0;
   }
 
-  /** Records a finished step, renewing the lease in the same transaction; throws RunLost when not owned. */
+  /**
+   * Records a finished step, renewing the lease in the same statement (one round trip: this is on every
+   * step's path); throws RunLost when the run is no longer this worker's, and then writes nothing.
+   */
   async recordStep(c: Claim, step: NewStepRow): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(executions)
-        .set({ leaseUntil: inMs(this.opts.leaseMs) })
-        .where(owned(c))
-        .returning({ id: executions.id });
-      if (rows.length === 0) throw new RunLost(`execution ${c.executionId} is no longer this worker's`);
-      await tx.insert(executionSteps).values(step);
-    });
+    const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+    const { rows } = (await this.db.execute(sql`
+      with lease as (
+        update executions set lease_until = ${inMs(this.opts.leaseMs)}
+        where id = ${c.executionId} and status = 'running' and attempts = ${c.attempt}
+        returning id
+      )
+      insert into execution_steps (execution_id, position, user_id, step_id, connector, connector_id, action,
+        status, input, data, error, attempts, truncated, started_at, stopped_at)
+      select id, ${step.position}::int, ${step.userId}::uuid, ${step.stepId}, ${step.connector},
+        ${step.connectorId}::uuid, ${step.action}, ${step.status}, ${json(step.input)}::jsonb,
+        ${json(step.data)}::jsonb, ${json(step.error)}::jsonb, ${step.attempts ?? 1}::int,
+        ${step.truncated ?? false}::boolean, ${toIso(step.startedAt)}::timestamptz,
+        ${toIso(step.stoppedAt)}::timestamptz
+      from lease
+      returning execution_id`)) as unknown as { rows: unknown[] };
+    if (rows.length === 0) throw new RunLost(`execution ${c.executionId} is no longer this worker's`);
   }
 
   /** Ends a run. Only the owner's write lands: a deleted row stays deleted. */
