@@ -88,6 +88,44 @@ describe('RunStore', () => {
     expect(await store.claim(id!)).toBeUndefined();
   });
 
+  it('records steps, and the last one with the run’s end, only for the claim that owns the run', async () => {
+    const store = new RunStore(svc.db, { leaseMs: 60_000, dispatchTimeoutMs: 60_000, maxAttempts: 3 });
+    const [id] = await store.create([newRun()]);
+    await store.claim(id!);
+    const step = (position: number, extra: Partial<typeof executionSteps.$inferInsert> = {}) => ({
+      executionId: id!,
+      position,
+      userId,
+      stepId: `s${position}`,
+      connector: 'transform',
+      connectorId: connectorUuid('transform'),
+      action: 'map',
+      status: 'succeeded' as const,
+      input: { expression: 'x', text: 'it’s "quoted"' },
+      data: [[{ id: randomUUID(), json: { n: position, nested: [1, null, 'a'] } }]],
+      startedAt: new Date('2026-01-02T03:04:05.678Z'),
+      stoppedAt: new Date('2026-01-02T03:04:06.789Z'),
+      ...extra,
+    });
+    // A worker that lost the run writes nothing, neither a step nor the end.
+    await expect(store.recordStep({ executionId: id!, attempt: 2 }, step(0))).rejects.toThrow(/no longer/);
+    expect(await store.finish({ executionId: id!, attempt: 2 }, {}, step(0))).toBe(false);
+    const first = step(0);
+    await store.recordStep({ executionId: id!, attempt: 1 }, first);
+    const failure = { code: 'http_error', message: 'HTTP 500' };
+    const last = step(1, { status: 'failed', input: null, error: failure, attempts: 3, truncated: true });
+    expect(await store.finish({ executionId: id!, attempt: 1 }, { error: failure }, last)).toBe(true);
+    const rows = await svc.db
+      .select()
+      .from(executionSteps)
+      .where(eq(executionSteps.executionId, id!))
+      .orderBy(executionSteps.position);
+    expect(rows).toEqual([{ ...first, attempts: 1, error: null, truncated: false }, last]);
+    const [run] = await svc.db.select().from(executions).where(eq(executions.id, id!));
+    expect(run).toMatchObject({ status: 'failed', finished: false, error: failure, leaseUntil: null });
+    expect(run!.stoppedAt).toBeInstanceOf(Date);
+  });
+
   it('sweeps a lapsed run back to the queue without its partial steps, or fails it after the last attempt', async () => {
     const store = new RunStore(svc.db, { leaseMs: 60_000, dispatchTimeoutMs: 60_000, maxAttempts: 3 });
     const again = await lostRun(1);

@@ -6,7 +6,7 @@ import { MemoryQueue } from './memory-queue.ts';
 import { PgBossQueue } from './pgboss-queue.ts';
 import type { RunQueue } from './queue.ts';
 import { purgeExpiredExecutions } from './retention.ts';
-import { type RunOutcome, runExecution } from './runner.ts';
+import { loadRunParts, type RunOutcome, runExecution } from './runner.ts';
 import { type ExecutionRow, type NewRun, RunLost, RunStore } from './runs.ts';
 import { fireDueSchedules, reschedule } from './scheduler.ts';
 
@@ -116,9 +116,12 @@ export class Engine {
 
   /** Runs one execution if it can be claimed: a deleted, finished or already-taken run is skipped. */
   async process(executionId: string): Promise<void> {
+    // What the run needs besides its row is read while the row is claimed: two round trips side by side.
+    const parts = loadRunParts(this.ctx.db, executionId);
+    parts.catch(() => {}); // Awaited by the run; a run never started must not leave it unhandled.
     const row = await this.runs.claim(executionId);
     if (!row) return;
-    await this.#hold(row, (signal) => runExecution(this.ctx, this.defs, this.runs, row, signal));
+    await this.#hold(row, (signal) => runExecution(this.ctx, this.defs, this.runs, row, signal, parts));
   }
 
   /**
@@ -163,7 +166,7 @@ export class Engine {
     const started = Date.now();
     try {
       const outcome = await work(controller.signal);
-      if (await this.runs.finish(claim, outcome))
+      if (await this.runs.finish(claim, outcome, outcome.lastStep))
         logger.info(
           {
             executionId,

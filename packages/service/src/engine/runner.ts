@@ -1,12 +1,12 @@
 import type { StepError } from '@inlay/contract';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { installations, users } from '../store/schema.ts';
+import { executions, installations, users } from '../store/schema.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { ACTION_TRIGGER } from './action-run.ts';
 import { configValues } from './config-values.ts';
 import { RunCredentials } from './run-credentials.ts';
-import type { ExecutionRow, RunStore } from './runs.ts';
+import type { ExecutionRow, NewStepRow, RunStore } from './runs.ts';
 import { StepFailure } from './step-failure.ts';
 import { stepRecord } from './step-record.ts';
 import { runStep, type StepOutcome, stepTimeout } from './step-runner.ts';
@@ -14,12 +14,34 @@ import { resolveTemplates } from './templates.ts';
 
 export interface RunOutcome {
   error?: StepError;
+  /** The step that ended the run, recorded together with the run's end (one write fewer per run). */
+  lastStep?: NewStepRow;
+}
+
+type Db = AppContext['db'];
+
+/** An execution's installation and (null when removed) user; undefined when the installation is gone. */
+export type RunParts = { inst: typeof installations.$inferSelect; user: typeof users.$inferSelect | null };
+
+/**
+ * Loads what a run needs besides its own row, by execution id: a worker asks for it while it claims the
+ * row, so the two round trips overlap.
+ */
+export async function loadRunParts(db: Db, executionId: string): Promise<RunParts | undefined> {
+  const [found] = await db
+    .select({ inst: installations, user: users })
+    .from(executions)
+    .innerJoin(installations, eq(installations.id, executions.installationId))
+    .leftJoin(users, and(eq(users.id, executions.userId), eq(users.accountId, executions.accountId)))
+    .where(eq(executions.id, executionId));
+  return found;
 }
 
 export type RunnerContext = Pick<AppContext, 'db' | 'config' | 'connectors' | 'credentials'>;
 
 /**
- * Runs the steps of one claimed execution in order and records each as it ends. Templates resolve over
+ * Runs the steps of one claimed execution in order and records each as it ends (the last one, which ends
+ * the run, is handed back in the outcome for `RunStore.finish` to record with the run's end). Templates resolve over
  * `{trigger, config, steps, user, execution}`; `steps` holds earlier outputs by step id (and by name when the
  * step has one). The first failing step ends the run. Every stored input, output and error is scrubbed of
  * the run's credential secrets, and so is what later steps see of earlier outputs.
@@ -31,6 +53,7 @@ export async function runExecution(
   runs: RunStore,
   row: ExecutionRow,
   signal: AbortSignal,
+  parts?: Promise<RunParts | undefined>,
 ): Promise<RunOutcome> {
   const claim = { executionId: row.id, attempt: row.attempts };
   // An action run (MCP) is answered to its caller as it happens: a restart has nobody to answer.
@@ -41,16 +64,10 @@ export async function runExecution(
         message: 'The node running this action stopped before it finished; actions are not retried',
       },
     };
-  // The definition (usually cached) and the installation with its user, in one query, side by side.
-  const [compiled, [found]] = await Promise.all([
+  // The definition (usually cached) beside the installation and its user (loaded during the claim).
+  const [compiled, found] = await Promise.all([
     defs.get(row.workflowId, row.version),
-    row.installationId
-      ? ctx.db
-          .select({ inst: installations, user: users })
-          .from(installations)
-          .leftJoin(users, and(eq(users.id, row.userId), eq(users.accountId, row.accountId)))
-          .where(eq(installations.id, row.installationId))
-      : [],
+    row.installationId ? (parts ?? loadRunParts(ctx.db, row.id)) : undefined,
   ]);
   if (!compiled)
     return {
@@ -115,11 +132,15 @@ export async function runExecution(
       maxBytes: ctx.config.maxStepOutputBytes,
       startedAt,
     });
-    await runs.recordStep(claim, record);
     if (error) {
       const label = step.name ? `"${step.name}"` : `${step.connector}.${step.action}`;
-      return { error: { ...error, message: `Step ${position + 1} (${label}) failed: ${error.message}` } };
+      return {
+        error: { ...error, message: `Step ${position + 1} (${label}) failed: ${error.message}` },
+        lastStep: record,
+      };
     }
+    if (position === def.steps.length - 1) return { lastStep: record };
+    await runs.recordStep(claim, record);
     steps[step.id] = output;
     if (step.name && !(step.name in steps)) steps[step.name] = output;
   }

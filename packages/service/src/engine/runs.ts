@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StepError } from '@inlay/contract';
-import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { executionSteps, executions } from '../store/schema.ts';
 import type { Db, Tx } from '../store/store.ts';
 
@@ -35,6 +35,19 @@ export class RunLost extends Error {
 const inMs = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
 
 const toIso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+
+/** `insert into execution_steps … select … from <cte>`: the step lands only if the CTE returned its run's id. */
+const insertStep = (step: NewStepRow, from: 'lease' | 'done') => sql`
+  insert into execution_steps (execution_id, position, user_id, step_id, connector, connector_id, action,
+    status, input, data, error, attempts, truncated, started_at, stopped_at)
+  select id, ${step.position}::int, ${step.userId}::uuid, ${step.stepId}, ${step.connector},
+    ${step.connectorId}::uuid, ${step.action}, ${step.status}, ${json(step.input)}::jsonb,
+    ${json(step.data)}::jsonb, ${json(step.error)}::jsonb, ${step.attempts ?? 1}::int,
+    ${step.truncated ?? false}::boolean, ${toIso(step.startedAt)}::timestamptz,
+    ${toIso(step.stoppedAt)}::timestamptz
+  from ${sql.raw(from)}
+  returning execution_id`;
 
 const owned = (c: Claim) =>
   and(eq(executions.id, c.executionId), eq(executions.status, 'running'), eq(executions.attempts, c.attempt));
@@ -127,39 +140,50 @@ export class RunStore {
    * step's path); throws RunLost when the run is no longer this worker's, and then writes nothing.
    */
   async recordStep(c: Claim, step: NewStepRow): Promise<void> {
-    const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
-    const { rows } = (await this.db.execute(sql`
+    const rows = await this.#rows(sql`
       with lease as (
         update executions set lease_until = ${inMs(this.opts.leaseMs)}
         where id = ${c.executionId} and status = 'running' and attempts = ${c.attempt}
         returning id
       )
-      insert into execution_steps (execution_id, position, user_id, step_id, connector, connector_id, action,
-        status, input, data, error, attempts, truncated, started_at, stopped_at)
-      select id, ${step.position}::int, ${step.userId}::uuid, ${step.stepId}, ${step.connector},
-        ${step.connectorId}::uuid, ${step.action}, ${step.status}, ${json(step.input)}::jsonb,
-        ${json(step.data)}::jsonb, ${json(step.error)}::jsonb, ${step.attempts ?? 1}::int,
-        ${step.truncated ?? false}::boolean, ${toIso(step.startedAt)}::timestamptz,
-        ${toIso(step.stoppedAt)}::timestamptz
-      from lease
-      returning execution_id`)) as unknown as { rows: unknown[] };
+      ${insertStep(step, 'lease')}`);
     if (rows.length === 0) throw new RunLost(`execution ${c.executionId} is no longer this worker's`);
   }
 
-  /** Ends a run. Only the owner's write lands: a deleted row stays deleted. */
-  async finish(c: Claim, outcome: { error?: StepError }): Promise<boolean> {
+  /**
+   * Ends a run. Only the owner's write lands: a deleted row stays deleted. `lastStep`, the step that ended
+   * the run, is recorded in the same statement (or not at all, like the end itself).
+   */
+  async finish(c: Claim, outcome: { error?: StepError }, lastStep?: NewStepRow): Promise<boolean> {
+    const end = {
+      status: outcome.error ? ('failed' as const) : ('succeeded' as const),
+      finished: !outcome.error,
+      error: outcome.error ?? null,
+      stoppedAt: new Date(),
+    };
+    if (lastStep) {
+      const rows = await this.#rows(sql`
+        with done as (
+          update executions set status = ${end.status}, finished = ${end.finished},
+            error = ${json(end.error)}::jsonb, stopped_at = ${end.stoppedAt.toISOString()}::timestamptz,
+            lease_until = null
+          where id = ${c.executionId} and status = 'running' and attempts = ${c.attempt}
+          returning id
+        )
+        ${insertStep(lastStep, 'done')}`);
+      return rows.length > 0;
+    }
     const rows = await this.db
       .update(executions)
-      .set({
-        status: outcome.error ? 'failed' : 'succeeded',
-        finished: !outcome.error,
-        error: outcome.error ?? null,
-        stoppedAt: new Date(),
-        leaseUntil: null,
-      })
+      .set({ ...end, leaseUntil: null })
       .where(owned(c))
       .returning({ id: executions.id });
     return rows.length > 0;
+  }
+
+  async #rows(query: SQL): Promise<unknown[]> {
+    // node-postgres and PGlite both answer with `rows`.
+    return ((await this.db.execute(query)) as unknown as { rows: unknown[] }).rows;
   }
 
   /** Lets the lease lapse now so the next sweep hands the run to another worker (used on shutdown). */
