@@ -355,14 +355,14 @@ export async function widget(opts: { quick: boolean }): Promise<Measurement[]> {
     out.push(
       {
         suite,
-        name: '<IntegrationsPage> with 50 workflows, data to last DOM change',
+        name: '`<IntegrationsPage>` with 50 workflows, data to last DOM change',
         value: median(pageTimes),
         unit: 'ms',
         note: `Chromium, median of ${rounds}`,
       },
       {
         suite,
-        name: '<ExecutionLogs> with 30 entries, data to last DOM change',
+        name: '`<ExecutionLogs>` with 30 entries, data to last DOM change',
         value: median(logTimes),
         unit: 'ms',
         note: `Chromium, median of ${rounds}`,
