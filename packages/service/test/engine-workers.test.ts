@@ -6,6 +6,7 @@ import { executions } from '../src/store/schema.ts';
 import { runCli, spawnCli, waitForOutput } from './helpers/cli.ts';
 import { install, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
 import { createUser } from './helpers/fixtures.ts';
+import { privateDatabase } from './helpers/private-database.ts';
 import { onPostgres, type Service, startService, TEST_MASTER_KEY } from './helpers/service.ts';
 
 describe('inlay worker', () => {
@@ -29,9 +30,9 @@ interface Worker {
 // Long enough that a loaded CI machine never looks like a dead worker; short enough for a quick takeover.
 const LEASE_MS = 6000;
 
-function startWorker(): Worker {
+function startWorker(databaseUrl: string): Worker {
   const child = spawnCli(['worker'], {
-    DATABASE_URL: process.env.DATABASE_URL,
+    DATABASE_URL: databaseUrl,
     INLAY_QUEUE: 'pg-boss',
     INLAY_MASTER_KEY: TEST_MASTER_KEY,
     INLAY_WORKER_CONCURRENCY: '4',
@@ -66,18 +67,23 @@ describe.skipIf(!onPostgres)('pg-boss workers (PostgreSQL only; skipped on PGlit
   let apiKey: string;
   let userId: string;
   const hits = new Map<string, number>();
+  let db: Awaited<ReturnType<typeof privateDatabase>>;
 
   beforeAll(async () => {
+    // A database of their own: the other test files' engines would otherwise sweep up these runs.
+    db = await privateDatabase('inlay_workers');
     up = await startUpstream((s) => {
       const id = String(s.body?.id);
       hits.set(id, (hits.get(id) ?? 0) + 1);
       return { body: { ok: true } };
     });
     // The API node only enqueues: its runs reach the workers through pg-boss.
-    api = await startService({ env: { INLAY_QUEUE: 'pg-boss', INLAY_RUN_WORKERS: 'false' } });
+    api = await startService({
+      env: { DATABASE_URL: db.url, INLAY_QUEUE: 'pg-boss', INLAY_RUN_WORKERS: 'false' },
+    });
     ({ apiKey } = await api.account('workers'));
     userId = await createUser(api, apiKey, `w-${randomUUID().slice(0, 8)}`);
-    workers = [startWorker(), startWorker()];
+    workers = [startWorker(db.url), startWorker(db.url)];
     await Promise.all(
       workers.map((w) => waitForOutput(w.child, (l) => l.includes('inlay worker started'), 60_000)),
     );
@@ -85,8 +91,10 @@ describe.skipIf(!onPostgres)('pg-boss workers (PostgreSQL only; skipped on PGlit
 
   afterAll(async () => {
     for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+    await Promise.all(workers.map((w) => w.exited));
     await api?.close();
     await up?.close();
+    await db?.drop();
   });
 
   const hitting = (delayMs: number) => ({
@@ -102,6 +110,13 @@ describe.skipIf(!onPostgres)('pg-boss workers (PostgreSQL only; skipped on PGlit
     ],
     config: [],
   });
+
+  /** Waits (up to 10 s) until some worker has logged each of these executions as finished. */
+  const logged = async (ids: string[]) => {
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && !ids.every((id) => workers.some((w) => w.finished.includes(id))))
+      await new Promise((r) => setTimeout(r, 50));
+  };
 
   const burst = async (workflowId: string, n: number) => {
     const ids: string[] = [];
@@ -128,6 +143,8 @@ describe.skipIf(!onPostgres)('pg-boss workers (PostgreSQL only; skipped on PGlit
     expect(rows.filter((r) => r.status === 'succeeded')).toHaveLength(200);
     expect(rows.every((r) => r.attempts === 1 && r.finished)).toBe(true);
     for (const id of ids) expect(hits.get(id), id).toBe(1);
+    // A worker logs "execution finished" just after its row is; give the last lines time to arrive.
+    await logged(ids);
     const [a, b] = workers.map((x) => new Set(x.finished.filter((id) => ids.includes(id))));
     // Both processes took part, and no execution was finished by both.
     expect(a!.size).toBeGreaterThan(0);
@@ -161,6 +178,7 @@ describe.skipIf(!onPostgres)('pg-boss workers (PostgreSQL only; skipped on PGlit
     for (const r of rows.filter((x) => x.status === 'succeeded')) expect(hits.get(r.id), r.id).toBe(1);
     for (const r of rows.filter((x) => x.status === 'failed'))
       expect(r.error).toMatchObject({ code: 'worker_lost', message: expect.stringContaining('stopped') });
+    await logged(retried.map((r) => r.id));
     expect(retried.every((r) => survivor.finished.includes(r.id))).toBe(true);
 
     // A graceful stop exits cleanly.
