@@ -156,9 +156,9 @@ function fixtures() {
     version: 1,
   });
   const logs = Array.from({ length: 30 }, (_, i) => entry(i, { name: `Deal ${i}` }));
-  // ~5 MB: 20 000 records of about 250 bytes.
+  // Just over 5 MB (5 × 10^6 bytes): 20 500 records of about 250 bytes.
   const big = {
-    records: Array.from({ length: 20_000 }, (_, i) => ({
+    records: Array.from({ length: 20_500 }, (_, i) => ({
       id: i,
       email: `person${i}@example.com`,
       name: `Person number ${i}`,
