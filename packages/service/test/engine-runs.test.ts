@@ -88,7 +88,7 @@ describe('RunStore', () => {
     expect(await store.claim(id!)).toBeUndefined();
   });
 
-  it('records steps, and the last one with the run’s end, only for the claim that owns the run', async () => {
+  it('records steps, and the unrecorded ones with the run’s end, only for the claim that owns the run', async () => {
     const store = new RunStore(svc.db, { leaseMs: 60_000, dispatchTimeoutMs: 60_000, maxAttempts: 3 });
     const [id] = await store.create([newRun()]);
     await store.claim(id!);
@@ -109,18 +109,22 @@ describe('RunStore', () => {
     });
     // A worker that lost the run writes nothing, neither a step nor the end.
     await expect(store.recordStep({ executionId: id!, attempt: 2 }, step(0))).rejects.toThrow(/no longer/);
-    expect(await store.finish({ executionId: id!, attempt: 2 }, {}, step(0))).toBe(false);
+    expect(await store.finish({ executionId: id!, attempt: 2 }, {}, [step(0)])).toBe(false);
     const first = step(0);
     await store.recordStep({ executionId: id!, attempt: 1 }, first);
     const failure = { code: 'http_error', message: 'HTTP 500' };
-    const last = step(1, { status: 'failed', input: null, error: failure, attempts: 3, truncated: true });
-    expect(await store.finish({ executionId: id!, attempt: 1 }, { error: failure }, last)).toBe(true);
+    const second = step(1, { input: 42 });
+    const last = step(2, { status: 'failed', input: null, error: failure, attempts: 3, truncated: true });
+    expect(await store.finish({ executionId: id!, attempt: 1 }, { error: failure }, [second, last])).toBe(
+      true,
+    );
     const rows = await svc.db
       .select()
       .from(executionSteps)
       .where(eq(executionSteps.executionId, id!))
       .orderBy(executionSteps.position);
-    expect(rows).toEqual([{ ...first, attempts: 1, error: null, truncated: false }, last]);
+    const defaults = { attempts: 1, error: null, truncated: false };
+    expect(rows).toEqual([{ ...first, ...defaults }, { ...second, ...defaults }, last]);
     const [run] = await svc.db.select().from(executions).where(eq(executions.id, id!));
     expect(run).toMatchObject({ status: 'failed', finished: false, error: failure, leaseUntil: null });
     expect(run!.stoppedAt).toBeInstanceOf(Date);

@@ -166,7 +166,7 @@ export class Engine {
     const started = Date.now();
     try {
       const outcome = await work(controller.signal);
-      if (await this.runs.finish(claim, outcome, outcome.lastStep))
+      if (await this.runs.finish(claim, outcome, outcome.unrecorded))
         logger.info(
           {
             executionId,

@@ -14,11 +14,14 @@ import { resolveTemplates } from './templates.ts';
 
 export interface RunOutcome {
   error?: StepError;
-  /** The step that ended the run, recorded together with the run's end (one write fewer per run). */
-  lastStep?: NewStepRow;
+  /** Steps not recorded yet (the one that ended the run, at least): written with the run's end. */
+  unrecorded?: NewStepRow[];
 }
 
 type Db = AppContext['db'];
+
+/** Built-in connectors that run in process without side effects. */
+const LOCAL_CONNECTORS = new Set(['transform']);
 
 /** An execution's installation and (null when removed) user; undefined when the installation is gone. */
 export type RunParts = { inst: typeof installations.$inferSelect; user: typeof users.$inferSelect | null };
@@ -40,8 +43,8 @@ export async function loadRunParts(db: Db, executionId: string): Promise<RunPart
 export type RunnerContext = Pick<AppContext, 'db' | 'config' | 'connectors' | 'credentials'>;
 
 /**
- * Runs the steps of one claimed execution in order and records each as it ends (the last one, which ends
- * the run, is handed back in the outcome for `RunStore.finish` to record with the run's end). Templates resolve over
+ * Runs the steps of one claimed execution in order and records them as they end: before the next step that
+ * is not a transform, and the rest (the last one at least) with the run's end (`unrecorded`). Templates resolve over
  * `{trigger, config, steps, user, execution}`; `steps` holds earlier outputs by step id (and by name when the
  * step has one). The first failing step ends the run. Every stored input, output and error is scrubbed of
  * the run's credential secrets, and so is what later steps see of earlier outputs.
@@ -97,8 +100,13 @@ export async function runExecution(
     inst.credentialIds ?? {},
   );
 
+  // Records wait for the next write: a step of a local, pure connector (a transform) neither takes time nor
+  // has effects, so it runs without first recording what came before; any other step first writes them,
+  // which also proves the run is still this worker's before anything leaves it.
+  const unrecorded: NewStepRow[] = [];
   for (const [position, step] of def.steps.entries()) {
     if (signal.aborted) throw signal.reason;
+    if (!LOCAL_CONNECTORS.has(step.connector)) await runs.recordSteps(claim, unrecorded.splice(0));
     const startedAt = new Date();
     let input: unknown = step.input;
     let outcome: StepOutcome;
@@ -132,17 +140,16 @@ export async function runExecution(
       maxBytes: ctx.config.maxStepOutputBytes,
       startedAt,
     });
+    unrecorded.push(record);
     if (error) {
       const label = step.name ? `"${step.name}"` : `${step.connector}.${step.action}`;
       return {
         error: { ...error, message: `Step ${position + 1} (${label}) failed: ${error.message}` },
-        lastStep: record,
+        unrecorded,
       };
     }
-    if (position === def.steps.length - 1) return { lastStep: record };
-    await runs.recordStep(claim, record);
     steps[step.id] = output;
     if (step.name && !(step.name in steps)) steps[step.name] = output;
   }
-  return {};
+  return { unrecorded };
 }

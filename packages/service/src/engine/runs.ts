@@ -37,16 +37,21 @@ const inMs = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
 const toIso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
-/** `insert into execution_steps … select … from <cte>`: the step lands only if the CTE returned its run's id. */
-const insertStep = (step: NewStepRow, from: 'lease' | 'done') => sql`
+/** `insert into execution_steps … select … from <cte>`: the steps land only if the CTE returned the run's id. */
+const insertSteps = (steps: NewStepRow[], from: 'lease' | 'done') => sql`
   insert into execution_steps (execution_id, position, user_id, step_id, connector, connector_id, action,
     status, input, data, error, attempts, truncated, started_at, stopped_at)
-  select id, ${step.position}::int, ${step.userId}::uuid, ${step.stepId}, ${step.connector},
-    ${step.connectorId}::uuid, ${step.action}, ${step.status}, ${json(step.input)}::jsonb,
-    ${json(step.data)}::jsonb, ${json(step.error)}::jsonb, ${step.attempts ?? 1}::int,
-    ${step.truncated ?? false}::boolean, ${toIso(step.startedAt)}::timestamptz,
-    ${toIso(step.stoppedAt)}::timestamptz
-  from ${sql.raw(from)}
+  ${sql.join(
+    steps.map(
+      (step) => sql`select id, ${step.position}::int, ${step.userId}::uuid, ${step.stepId}, ${step.connector},
+        ${step.connectorId}::uuid, ${step.action}, ${step.status}, ${json(step.input)}::jsonb,
+        ${json(step.data)}::jsonb, ${json(step.error)}::jsonb, ${step.attempts ?? 1}::int,
+        ${step.truncated ?? false}::boolean, ${toIso(step.startedAt)}::timestamptz,
+        ${toIso(step.stoppedAt)}::timestamptz
+      from ${sql.raw(from)}`,
+    ),
+    sql` union all `,
+  )}
   returning execution_id`;
 
 const owned = (c: Claim) =>
@@ -136,32 +141,37 @@ export class RunStore {
   }
 
   /**
-   * Records a finished step, renewing the lease in the same statement (one round trip: this is on every
-   * step's path); throws RunLost when the run is no longer this worker's, and then writes nothing.
+   * Records finished steps, renewing the lease in the same statement (one round trip: this is on the run's
+   * path); throws RunLost when the run is no longer this worker's, and then writes nothing.
    */
-  async recordStep(c: Claim, step: NewStepRow): Promise<void> {
+  async recordSteps(c: Claim, steps: NewStepRow[]): Promise<void> {
+    if (steps.length === 0) return;
     const rows = await this.#rows(sql`
       with lease as (
         update executions set lease_until = ${inMs(this.opts.leaseMs)}
         where id = ${c.executionId} and status = 'running' and attempts = ${c.attempt}
         returning id
       )
-      ${insertStep(step, 'lease')}`);
+      ${insertSteps(steps, 'lease')}`);
     if (rows.length === 0) throw new RunLost(`execution ${c.executionId} is no longer this worker's`);
   }
 
+  recordStep(c: Claim, step: NewStepRow): Promise<void> {
+    return this.recordSteps(c, [step]);
+  }
+
   /**
-   * Ends a run. Only the owner's write lands: a deleted row stays deleted. `lastStep`, the step that ended
-   * the run, is recorded in the same statement (or not at all, like the end itself).
+   * Ends a run. Only the owner's write lands: a deleted row stays deleted. `steps` not recorded yet (the
+   * one that ended the run, at least) are written in the same statement, or not at all, like the end itself.
    */
-  async finish(c: Claim, outcome: { error?: StepError }, lastStep?: NewStepRow): Promise<boolean> {
+  async finish(c: Claim, outcome: { error?: StepError }, steps: NewStepRow[] = []): Promise<boolean> {
     const end = {
       status: outcome.error ? ('failed' as const) : ('succeeded' as const),
       finished: !outcome.error,
       error: outcome.error ?? null,
       stoppedAt: new Date(),
     };
-    if (lastStep) {
+    if (steps.length) {
       const rows = await this.#rows(sql`
         with done as (
           update executions set status = ${end.status}, finished = ${end.finished},
@@ -170,7 +180,7 @@ export class RunStore {
           where id = ${c.executionId} and status = 'running' and attempts = ${c.attempt}
           returning id
         )
-        ${insertStep(lastStep, 'done')}`);
+        ${insertSteps(steps, 'done')}`);
       return rows.length > 0;
     }
     const rows = await this.db
