@@ -1,4 +1,4 @@
-import { pipeline, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { createServerClient, type InlayError, isInlayError, jwtExpiry } from '@inlay/client';
 import express, { type Request, type Response, type Router } from 'express';
 import { upstreamRequestHeaders } from './headers.ts';
@@ -192,9 +192,16 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
         return;
       }
       // Either side failing ends both: a client gone stops the upstream read, a broken upstream the answer.
-      pipeline(answer.body, res, (err) => {
-        if (err) res.destroy();
+      // (Plain pipe and listeners: stream.pipeline costs an AbortController and a DOMException per call.)
+      const upstreamBody = answer.body;
+      upstreamBody.on('error', () => res.destroy());
+      upstreamBody.on('close', () => {
+        if (!upstreamBody.readableEnded) res.destroy();
       });
+      res.on('close', () => {
+        if (!res.writableFinished) upstreamBody.destroy();
+      });
+      upstreamBody.pipe(res);
     } catch (err) {
       fail(res, err);
     }
