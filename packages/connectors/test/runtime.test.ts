@@ -633,6 +633,18 @@ describe('built-ins', () => {
     ).toBeNull();
   });
 
+  it('transform reuses a compiled expression across runs without sharing their data', async () => {
+    const expression = '{"n": trigger.n, "double": trigger.n * 2}';
+    const outputs = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        runtime()
+          .execute('transform', 'map', { expression }, { scope: { trigger: { n } } })
+          .then((r) => r.output),
+      ),
+    );
+    expect(outputs).toEqual(Array.from({ length: 20 }, (_, n) => ({ n, double: n * 2 })));
+  });
+
   it('transform reports an invalid expression', async () => {
     const err = await runtime()
       .execute('transform', 'map', { expression: '{"a": ' })

@@ -3,10 +3,25 @@ import { z } from 'zod';
 import { ConnectorError } from '../errors.ts';
 import type { ConnectorDefinition } from '../types.ts';
 
+type Compiled = ReturnType<typeof jsonata>;
+
+// A workflow's expressions are the same run after run; compiling is most of a small transform's cost.
+const CACHE_SIZE = 500;
+const cache = new Map<string, Compiled>();
+
+function compile(expression: string): Compiled {
+  const hit = cache.get(expression);
+  if (hit) return hit;
+  const compiled = jsonata(expression);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(expression, compiled);
+  return compiled;
+}
+
 export async function evaluateJsonata(expression: string, data: unknown): Promise<unknown> {
-  let compiled: ReturnType<typeof jsonata>;
+  let compiled: Compiled;
   try {
-    compiled = jsonata(expression);
+    compiled = compile(expression);
   } catch (err) {
     throw new ConnectorError(`Invalid JSONata expression: ${(err as Error).message}`, {
       code: 'invalid_expression',
