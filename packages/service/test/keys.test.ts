@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialAad } from '../src/credentials/credential-service.ts';
 import { oauthAppAad } from '../src/credentials/oauth-apps.ts';
@@ -13,6 +12,7 @@ import { credentials, installations, oauthApps, oauthStates, signingKeys } from 
 import { signingKeyAad } from '../src/tokens/signing-keys.ts';
 import { runCli } from './helpers/cli.ts';
 import { createUser } from './helpers/fixtures.ts';
+import { privateDatabase } from './helpers/private-database.ts';
 import { GOOD_KEY, type Provider, providerConnectors, startProvider } from './helpers/providers.ts';
 import { onPostgres, type Service, startService } from './helpers/service.ts';
 
@@ -31,17 +31,9 @@ let provider: Provider;
 beforeAll(async () => {
   provider = await startProvider();
   if (onPostgres) {
-    const name = `inlay_keys_${randomUUID().replace(/-/g, '')}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${name}`;
-    store = { DATABASE_URL: url.href };
-    cleanup = async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    };
+    const db = await privateDatabase('inlay_keys');
+    store = { DATABASE_URL: db.url };
+    cleanup = () => db.drop();
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'inlay-keys-'));
     store = { INLAY_DATA_DIR: dir };
