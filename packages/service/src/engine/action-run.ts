@@ -5,7 +5,7 @@ import type { RunnerContext } from './runner.ts';
 import type { ExecutionRow, NewRun, RunStore } from './runs.ts';
 import { StepFailure } from './step-failure.ts';
 import { stepRecord } from './step-record.ts';
-import { runStep, type StepOutcome } from './step-runner.ts';
+import { runStep, type StepOutcome, stepSettings } from './step-runner.ts';
 
 /** `triggerType` of a one-step execution started by `execute_action_inlay`. */
 export const ACTION_TRIGGER = 'action';
@@ -82,11 +82,7 @@ export async function runAction(
       credential: await creds.for(req.connector),
       scope: { trigger: req.parameters },
       signal,
-      settings: {
-        timeoutMs: ctx.config.stepTimeoutMs,
-        retries: ctx.config.stepRetries,
-        backoff: { baseMs: ctx.config.retryBaseMs, maxMs: ctx.config.retryMaxMs },
-      },
+      settings: stepSettings(ctx.config, step, req.parameters),
     });
   } catch (err) {
     if (signal.aborted) throw signal.reason;

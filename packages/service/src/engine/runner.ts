@@ -9,7 +9,7 @@ import { RunCredentials } from './run-credentials.ts';
 import type { ExecutionRow, NewStepRow, RunStore } from './runs.ts';
 import { StepFailure } from './step-failure.ts';
 import { stepRecord } from './step-record.ts';
-import { runStep, type StepOutcome, stepTimeout } from './step-runner.ts';
+import { runStep, type StepOutcome, stepSettings } from './step-runner.ts';
 import { resolveTemplates } from './templates.ts';
 
 export interface RunOutcome {
@@ -116,11 +116,7 @@ export async function runExecution(
         credential: await creds.for(step.connector),
         scope,
         signal,
-        settings: {
-          timeoutMs: stepTimeout(step, input, ctx.config.stepTimeoutMs),
-          retries: step.retries ?? ctx.config.stepRetries,
-          backoff: { baseMs: ctx.config.retryBaseMs, maxMs: ctx.config.retryMaxMs },
-        },
+        settings: stepSettings(ctx.config, step, input),
       });
     } catch (err) {
       if (signal.aborted) throw signal.reason;

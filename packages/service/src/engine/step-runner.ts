@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ConnectorRuntime } from '@inlay/connectors';
 import type { Step } from '@inlay/contract';
+import type { Config } from '../config.ts';
 import { type BackoffPolicy, retryDelay } from './backoff.ts';
 import type { StepCredential } from './run-credentials.ts';
 import { StepFailure } from './step-failure.ts';
@@ -20,6 +21,19 @@ export function stepTimeout(step: Step, input: unknown, defaultMs: number): numb
   if (step.timeoutMs !== undefined) return step.timeoutMs;
   const ms = Number((input as { ms?: unknown } | null)?.ms);
   return step.connector === 'delay' && Number.isFinite(ms) && ms > 0 ? ms + defaultMs : defaultMs;
+}
+
+/** A step's time and retry budget: the node's settings, under the step's own overrides. */
+export function stepSettings(
+  config: Pick<Config, 'stepTimeoutMs' | 'stepRetries' | 'retryBaseMs' | 'retryMaxMs'>,
+  step: Step,
+  input: unknown,
+): StepSettings {
+  return {
+    timeoutMs: stepTimeout(step, input, config.stepTimeoutMs),
+    retries: step.retries ?? config.stepRetries,
+    backoff: { baseMs: config.retryBaseMs, maxMs: config.retryMaxMs },
+  };
 }
 
 /** Runs one attempt, bounded by `timeoutMs` even when the action ignores its abort signal. */
