@@ -31,6 +31,7 @@ import { mcpServerRoutes } from './mcp/routes.ts';
 import { metaRoutes } from './meta/routes.ts';
 import { createLimiters } from './ratelimit/limiters.ts';
 import { rateLimit } from './ratelimit/rate-limit.ts';
+import { ReadCache } from './store/read-cache.ts';
 import { createStore, type Store } from './store/store.ts';
 import { UserTokens } from './tokens/user-tokens.ts';
 import { usersRoutes } from './users/routes.ts';
@@ -91,6 +92,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     connectors,
     credentials: new CredentialService(store.db, vault, { connectors, oauth, logger }),
     logger,
+    reads: new ReadCache(store.changes, { maxBytes: config.readCacheBytes }),
     onClose: (fn) => closers.push(fn),
   };
   const defs = createDefinitionCache(store.db, ctx.connectors, config.publicUrl);

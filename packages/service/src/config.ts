@@ -53,6 +53,8 @@ export interface Config {
   /** How long shutdown waits for running executions before handing them back to the queue. */
   drainTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Memory for cached reads (users, workflow lists), in bytes; 0 turns the cache off. */
+  readCacheBytes: number;
   rateLimit: RateLimitConfig;
   trustProxy: boolean | string;
   /** Environment the connector runtime reads its `INLAY_CONNECTOR_*` overrides from. */
@@ -107,6 +109,7 @@ const EnvSchema = z.object({
   INLAY_QUEUE_POLL_MS: int('INLAY_QUEUE_POLL_MS', 500, 60_000, 2_000),
   INLAY_DRAIN_TIMEOUT_MS: int('INLAY_DRAIN_TIMEOUT_MS', 0, 600_000, 10_000),
   INLAY_REQUEST_TIMEOUT_MS: int('INLAY_REQUEST_TIMEOUT_MS', 1000, 600_000, 30_000),
+  INLAY_READ_CACHE_MB: int('INLAY_READ_CACHE_MB', 0, 65_536, 64),
   INLAY_RATE_LIMIT_PER_KEY: int('INLAY_RATE_LIMIT_PER_KEY', 0, 10_000_000, 6000),
   INLAY_RATE_LIMIT_PER_USER: int('INLAY_RATE_LIMIT_PER_USER', 0, 10_000_000, 600),
   INLAY_RATE_LIMIT_WINDOW_SECONDS: int('INLAY_RATE_LIMIT_WINDOW_SECONDS', 1, 86_400, 60),
@@ -195,6 +198,7 @@ export function loadConfig(
     queuePollMs: e.INLAY_QUEUE_POLL_MS,
     drainTimeoutMs: e.INLAY_DRAIN_TIMEOUT_MS,
     requestTimeoutMs: e.INLAY_REQUEST_TIMEOUT_MS,
+    readCacheBytes: e.INLAY_READ_CACHE_MB * 1024 * 1024,
     rateLimit: {
       perKey: e.INLAY_RATE_LIMIT_PER_KEY,
       perUser: e.INLAY_RATE_LIMIT_PER_USER,

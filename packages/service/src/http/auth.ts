@@ -13,12 +13,21 @@ export function bearer(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-/** Resolves a bearer credential to a principal: API keys by hash (briefly cached), JWTs by signature. */
+/**
+ * Resolves a bearer credential to a principal: API keys by hash, JWTs by signature. A looked-up key is kept
+ * for 30 seconds at most, and dropped as soon as a change to API keys is announced, so a revoked key stops
+ * working on every node at once.
+ */
 export function createAuthenticator(ctx: AppContext) {
   const keyCache = new LRUCache<string, { accountId: string; apiKeyId: string } | false>({
     max: 10_000,
     ttl: 30_000,
   });
+  ctx.onClose(
+    ctx.store.changes.subscribe((change) => {
+      if (change.kind !== 'user') keyCache.clear();
+    }),
+  );
 
   async function apiKey(key: string): Promise<Principal | undefined> {
     const hash = sha256(key);

@@ -9,6 +9,9 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { CHANGES_CHANNEL, ChangeFeed, parseChange } from './change-feed.ts';
+import { trackLocalWrites } from './local-writes.ts';
+import { listenForChanges } from './pg-change-listener.ts';
 import { schema } from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -19,6 +22,8 @@ export interface Store {
   kind: 'pglite' | 'postgres';
   /** The node-postgres pool when on PostgreSQL (pg-boss and the rate limiter share it). */
   pool?: pg.Pool;
+  /** Changes to cached data, from this process and (through PostgreSQL notifications) every other one. */
+  readonly changes: ChangeFeed;
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -52,11 +57,22 @@ function postgresStore(url: string, max: number): Store {
   });
   // Without a listener an idle client's error (server restart) would crash the process.
   pool.on('error', () => {});
+  // Installed before the first connection so every one is tracked; the feed itself starts on first use.
+  let feed: ChangeFeed | undefined;
+  let listener: { close(): Promise<void> } | undefined;
+  trackLocalWrites(pool, () => feed?.publish({ kind: 'all' }));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
     pool,
+    get changes() {
+      if (!feed) {
+        feed = new ChangeFeed();
+        listener = listenForChanges(url, feed);
+      }
+      return feed;
+    },
     async migrate() {
       const client = await pool.connect();
       try {
@@ -71,7 +87,10 @@ function postgresStore(url: string, max: number): Store {
       }
     },
     ping: () => ping(db),
-    close: () => pool.end(),
+    async close() {
+      await listener?.close();
+      await pool.end();
+    },
   };
 }
 
@@ -125,9 +144,17 @@ async function pgliteStore(dataDir?: string): Promise<Store> {
     throw err;
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // PGlite runs in this process: a write's notifications are handled before the write's promise resolves.
+  const changes = new ChangeFeed();
+  await client.listen(CHANGES_CHANNEL, (payload) => {
+    const change = parseChange(payload);
+    if (change) changes.publish(change);
+  });
+  changes.setLive(true);
   return {
     db,
     kind: 'pglite',
+    changes,
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS }),
     ping: () => ping(db),
     close: async () => {

@@ -16,9 +16,16 @@ export async function resolveUser(
   field = 'query.userId',
 ): Promise<UserRow> {
   const lookup = userLookup(req, ref, field);
-  const [row] = await findUserStatement(ctx.store)([lookup.accountId, lookup.id, lookup.username]);
+  const row = await ctx.reads.through(
+    `user|${lookupKey(lookup)}`,
+    async () => (await findUserStatement(ctx.store)([lookup.accountId, lookup.id, lookup.username]))[0],
+    (u) => u && { accountId: u.accountId, userId: u.id, bytes: 256 },
+  );
   return checkLookedUp(req, ref, row);
 }
+
+/** A lookup as a cache key; account and id have fixed forms, so whatever follows them is the username. */
+export const lookupKey = (l: UserLookup) => `${l.accountId}|${l.id ?? ''}|${l.username ?? ''}`;
 
 /** `userId` from the query or the JSON body, whichever the route uses. */
 export const userRefOf = (req: Request): string | undefined => {

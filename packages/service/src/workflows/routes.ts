@@ -89,7 +89,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
 
   r.get('/workflows', async (req, res) => {
     const q = parse(ListQuery, req.query, 'query');
-    const data = await listWorkflowsJsonOf(ctx.store, defs, req, q.userId, {
+    const data = await listWorkflowsJsonOf(ctx, defs, req, q.userId, {
       integrationId: q.integrationId,
     });
     res.type('json').send(`{"data":${data}}`);

@@ -1,10 +1,11 @@
 import type { Workflow } from '@inlay/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Request } from 'express';
+import type { AppContext } from '../context.ts';
 import { preparedPerStore } from '../store/prepared.ts';
 import { installations, integrations, userWorkflows, workflows } from '../store/schema.ts';
 import type { Db, Store } from '../store/store.ts';
-import { checkLookedUp, USER_CTE, userLookup } from '../users/resolve-user.ts';
+import { checkLookedUp, lookupKey, USER_CTE, userLookup } from '../users/resolve-user.ts';
 import type { CompiledVersion, DefinitionCache } from './definitions.ts';
 
 const columns = {
@@ -157,16 +158,38 @@ const str = JSON.stringify;
 
 /**
  * `listWorkflowsOf` as the JSON text of the array, byte for byte what `JSON.stringify` makes of it: the
- * definition-derived part is serialised once per version rather than once per request.
+ * definition-derived part is serialised once per version, and the whole text is kept in the read cache until
+ * the account's workflows or the user's installations change.
  */
 export async function listWorkflowsJsonOf(
-  store: Store,
+  ctx: AppContext,
   defs: DefinitionCache,
   req: Request,
   ref: string | undefined,
-  filter: { workflowId?: string; integrationId?: string } = {},
+  filter: { integrationId?: string } = {},
 ): Promise<string> {
-  const rows = await rowsOf(store, req, ref, filter);
+  const lookup = userLookup(req, ref);
+  const found = await ctx.reads.through(
+    `workflows|${filter.integrationId ?? ''}|${lookupKey(lookup)}`,
+    async () => {
+      const rows = await listForUser(ctx.store)([
+        lookup.accountId,
+        lookup.id,
+        lookup.username,
+        filter.integrationId ?? null,
+        null,
+      ]);
+      if (!rows[0]) return undefined;
+      const user = { id: rows[0].userId, username: rows[0].username };
+      return { user, json: await workflowsJson(defs, rows.filter((r) => r.id !== null)) };
+    },
+    (v) => v && { accountId: lookup.accountId, userId: v.user.id, bytes: v.json.length },
+  );
+  checkLookedUp(req, ref, found?.user);
+  return found!.json;
+}
+
+async function workflowsJson(defs: DefinitionCache, rows: WorkflowRow[]): Promise<string> {
   const compiled = await defs.getMany(rows.map((r) => ({ workflowId: r.id, version: r.version })));
   const parts = rows.map((r) => {
     const v = compiled.get(defs.key(r.id, r.version))!;

@@ -1,0 +1,46 @@
+import type pg from 'pg';
+
+/** A statement that writes one of the tables whose changes the `inlay_changes` trigger announces. */
+const WATCHED_WRITE =
+  /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:"?public"?\.)?"?(?:accounts|api_keys|users|integrations|workflows|installations|user_workflows)\b/i;
+// The scheduler moving a schedule on: the trigger ignores that column, so this does too.
+const SCHEDULE_MOVE = /^\s*update\s+"user_workflows"\s+set\s+"next_run_at"\s*=\s*\$\d+\s+where\b/i;
+const TRANSACTION_END = /^\s*(?:commit|end|rollback|abort)\b/i;
+
+type Query = (...args: unknown[]) => unknown;
+
+/**
+ * Calls `onWrite` when a statement that writes a watched table, or the commit of a transaction that did,
+ * completes on one of the pool's connections. The trigger's notification tells every node, but it arrives
+ * asynchronously; this lets the node that wrote read its own write on the very next request.
+ */
+export function trackLocalWrites(pool: pg.Pool, onWrite: () => void): void {
+  pool.on('connect', (client) => {
+    const query = client.query as unknown as Query;
+    let dirty = false;
+    (client as unknown as { query: Query }).query = function (this: unknown, ...args: unknown[]) {
+      const first = args[0] as string | { text?: unknown; submit?: unknown } | undefined;
+      const text = typeof first === 'string' ? first : first?.text;
+      if (typeof text !== 'string' || (typeof first === 'object' && typeof first.submit === 'function'))
+        return query.apply(this, args);
+      const writes = WATCHED_WRITE.test(text) && !SCHEDULE_MOVE.test(text);
+      const ends = dirty && TRANSACTION_END.test(text);
+      if (!writes && !ends) return query.apply(this, args);
+      if (writes) dirty = true;
+      const done = () => {
+        if (ends) dirty = false;
+        onWrite();
+      };
+      const cb = args.findIndex((a) => typeof a === 'function');
+      if (cb >= 0) {
+        const callback = args[cb] as (err: unknown, res: unknown) => void;
+        args[cb] = (err: unknown, res: unknown) => {
+          done();
+          callback(err, res);
+        };
+        return query.apply(this, args);
+      }
+      return (query.apply(this, args) as Promise<unknown>).finally(done);
+    };
+  });
+}
