@@ -47,7 +47,11 @@ export class ReadCache {
    * `load()`'s result for `key`, from memory when still fresh. `scopeOf` names whose data the result shows;
    * undefined keeps it out of the cache (a miss, say, which a later write would not announce for this key).
    */
-  async through<V>(key: string, load: () => Promise<V>, scopeOf: (value: V) => CacheScope | undefined): Promise<V> {
+  async through<V>(
+    key: string,
+    load: () => Promise<V>,
+    scopeOf: (value: V) => CacheScope | undefined,
+  ): Promise<V> {
     const lru = this.#lru;
     if (!lru) return load();
     const hit = lru.get(key);
@@ -60,9 +64,13 @@ export class ReadCache {
     const value = await load();
     const scope = stamp === undefined ? undefined : scopeOf(value);
     if (scope && this.feed.fresh(stamp!, scope.accountId, scope.userId))
-      lru.set(key, { value, stamp: stamp!, accountId: scope.accountId, userId: scope.userId }, {
-        size: key.length + scope.bytes,
-      });
+      lru.set(
+        key,
+        { value, stamp: stamp!, accountId: scope.accountId, userId: scope.userId },
+        {
+          size: key.length + scope.bytes,
+        },
+      );
     else if (hit) lru.delete(key);
     return value;
   }

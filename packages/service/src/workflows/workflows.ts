@@ -181,7 +181,13 @@ export async function listWorkflowsJsonOf(
       ]);
       if (!rows[0]) return undefined;
       const user = { id: rows[0].userId, username: rows[0].username };
-      return { user, json: await workflowsJson(defs, rows.filter((r) => r.id !== null)) };
+      return {
+        user,
+        json: await workflowsJson(
+          defs,
+          rows.filter((r) => r.id !== null),
+        ),
+      };
     },
     (v) => v && { accountId: lookup.accountId, userId: v.user.id, bytes: v.json.length },
   );

@@ -1,0 +1,260 @@
+import { and, eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../src/accounts/api-keys.ts';
+import { trackLocalWrites } from '../src/store/local-writes.ts';
+import { userWorkflows, workflows } from '../src/store/schema.ts';
+import { createUser, installDirect, seedAccount, slackDefinition, tokenFor } from './helpers/fixtures.ts';
+import { onPostgres, type Service, startService } from './helpers/service.ts';
+
+type Seed = Awaited<ReturnType<typeof seedAccount>>;
+
+const names = (r: { body: { data: { name: string }[] } }) => r.body.data.map((w) => w.name);
+
+/** Counts the cache's hits and misses over `fn`. */
+async function counted(svc: Service, fn: () => Promise<unknown>) {
+  const { hits, misses } = svc.ctx.reads;
+  await fn();
+  return { hits: svc.ctx.reads.hits - hits, misses: svc.ctx.reads.misses - misses };
+}
+
+describe('read cache on one node', () => {
+  let svc: Service;
+  let s: Seed;
+
+  beforeAll(async () => {
+    svc = await startService();
+    s = await seedAccount(svc, { username: 'cache-alice' });
+  });
+  afterAll(() => svc?.close());
+
+  const list = (ref = s.userId) => svc.call('GET', `/workflows?userId=${ref}`, { auth: s.apiKey });
+
+  it('answers a repeated read from memory with the same bytes', async () => {
+    const first = await list();
+    expect(first.status).toBe(200);
+    let second: Awaited<ReturnType<typeof list>> | undefined;
+    const n = await counted(svc, async () => {
+      second = await list();
+    });
+    // One hit for the workflow list; the API key's account comes from the key cache.
+    expect(n).toEqual({ hits: 1, misses: 0 });
+    expect(second!.text).toBe(first.text);
+    expect(second!.headers.get('content-type')).toBe(first.headers.get('content-type'));
+  });
+
+  it('shows a write made straight to the database on the very next read', async () => {
+    expect((await list()).body.data[0].installed).toBe(false);
+    await installDirect(svc.db, s);
+    const r = await list();
+    expect(r.body.data[0]).toMatchObject({ installed: true, active: true });
+    await svc.db
+      .update(userWorkflows)
+      .set({ active: false })
+      .where(and(eq(userWorkflows.userId, s.userId), eq(userWorkflows.workflowId, s.workflowId)));
+    expect((await list()).body.data[0]).toMatchObject({ installed: true, active: false });
+    await svc.db.update(workflows).set({ name: 'Renamed in SQL' }).where(eq(workflows.id, s.workflowId));
+    expect(names(await list())).toEqual(['Renamed in SQL']);
+  });
+
+  it('is not dropped by the scheduler moving a schedule on', async () => {
+    await list();
+    const n = await counted(svc, async () => {
+      await svc.db
+        .update(userWorkflows)
+        .set({ nextRunAt: new Date() })
+        .where(eq(userWorkflows.userId, s.userId));
+      await list();
+    });
+    expect(n).toEqual({ hits: 1, misses: 0 });
+  });
+
+  it('keeps users apart and follows a username to its new owner', async () => {
+    const bob = await createUser(svc, s.apiKey, 'cache-bob');
+    const byName = await list('cache-bob');
+    expect(byName.status).toBe(200);
+    expect(byName.body.data[0].installed).toBe(false);
+    expect((await list('cache-alice')).body.data[0].installed).toBe(true);
+
+    const renamed = await svc.call('PUT', `/users/${bob}`, {
+      auth: s.apiKey,
+      body: { username: 'cache-robert' },
+    });
+    expect(renamed.status).toBe(200);
+    expect((await list('cache-bob')).status).toBe(404);
+    expect((await list('cache-robert')).status).toBe(200);
+    expect((await svc.call('GET', '/users/cache-bob', { auth: s.apiKey })).status).toBe(404);
+  });
+
+  it('does not keep a miss: a user created after a 404 is found at once', async () => {
+    expect((await list('cache-carol')).status).toBe(404);
+    expect((await svc.call('GET', '/users/cache-carol/token', { auth: s.apiKey })).status).toBe(404);
+    await createUser(svc, s.apiKey, 'cache-carol');
+    expect((await list('cache-carol')).status).toBe(200);
+    expect((await svc.call('GET', '/users/cache-carol/token', { auth: s.apiKey })).status).toBe(200);
+  });
+
+  it("drops a deleted user's reads: its token is refused and its name is free again", async () => {
+    const dave = await createUser(svc, s.apiKey, 'cache-dave');
+    const token = await tokenFor(svc, s.apiKey, dave);
+    const asDave = () => svc.call('GET', '/workflows', { auth: token });
+    expect((await asDave()).status).toBe(200);
+    expect((await asDave()).status).toBe(200);
+    expect((await svc.call('DELETE', `/users/${dave}`, { auth: s.apiKey })).status).toBe(200);
+    expect((await asDave()).status).toBe(401);
+    expect((await svc.call('GET', `/users/${dave}/token`, { auth: s.apiKey })).status).toBe(404);
+  });
+
+  it('can be turned off with INLAY_READ_CACHE_MB=0', async () => {
+    const off = await startService({ env: { INLAY_READ_CACHE_MB: '0' } });
+    try {
+      const t = await seedAccount(off, { username: 'cache-off' });
+      for (let i = 0; i < 3; i++)
+        expect((await off.call('GET', `/workflows?userId=${t.userId}`, { auth: t.apiKey })).status).toBe(200);
+      expect(off.ctx.reads.hits).toBe(0);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skipped on PGlite)', () => {
+  let a: Service;
+  let b: Service;
+  let sql: pg.Client;
+  let s: Seed;
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startService(), startService()]);
+    sql = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await sql.connect();
+    s = await seedAccount(a, { username: 'nodes-alice' });
+    await b.ctx.store.changes.sync();
+  });
+  afterAll(async () => {
+    await sql?.end();
+    await Promise.all([a?.close(), b?.close()]);
+  });
+
+  const listOn = (svc: Service) => svc.call('GET', `/workflows?userId=${s.userId}`, { auth: s.apiKey });
+
+  async function warm(svc: Service) {
+    await listOn(svc);
+    const n = await counted(svc, () => listOn(svc));
+    expect(n.hits).toBe(1);
+  }
+
+  it("drops what node B kept when node A writes, once A's notification has reached B", async () => {
+    await warm(b);
+    const published = await a.call('PUT', `/workflows/${s.workflowId}`, {
+      auth: s.apiKey,
+      body: { name: 'Published on node A', definition: slackDefinition() },
+    });
+    expect(published.status).toBe(200);
+    await b.ctx.store.changes.sync();
+    expect((await listOn(b)).body.data[0]).toMatchObject({ name: 'Published on node A', version: 2 });
+  });
+
+  it('drops it for a write no Inlay process made (plain SQL), and for a rename of the account’s workflow', async () => {
+    await warm(b);
+    await sql.query('update workflows set name = $1 where id = $2', ['Renamed by a DBA', s.workflowId]);
+    await b.ctx.store.changes.sync();
+    expect(names(await listOn(b))).toEqual(['Renamed by a DBA']);
+  });
+
+  it('refuses a revoked API key on every node', async () => {
+    const { apiKey } = await a.account('revoked');
+    expect((await b.call('GET', '/users', { auth: apiKey })).status).toBe(200);
+    await sql.query('update api_keys set revoked_at = now() where hash = $1', [sha256(apiKey)]);
+    await b.ctx.store.changes.sync();
+    expect((await b.call('GET', '/users', { auth: apiKey })).status).toBe(401);
+  });
+
+  it('forgets a user deleted through another node', async () => {
+    const erin = await createUser(a, s.apiKey, 'nodes-erin');
+    expect((await b.call('GET', `/users/${erin}/token`, { auth: s.apiKey })).status).toBe(200);
+    expect((await b.call('GET', `/users/${erin}/token`, { auth: s.apiKey })).status).toBe(200);
+    expect((await a.call('DELETE', `/users/${erin}`, { auth: s.apiKey })).status).toBe(200);
+    await b.ctx.store.changes.sync();
+    expect((await b.call('GET', `/users/${erin}/token`, { auth: s.apiKey })).status).toBe(404);
+  });
+
+  it('reads through to the database while its listener is down, and caches again once it is back', async () => {
+    await warm(b);
+    const changes = b.ctx.store.changes;
+    // Kills every change listener: both nodes', as a network blip would.
+    await sql.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'inlay-changes'",
+    );
+    await expect.poll(() => changes.live, { timeout: 5_000, interval: 5 }).toBe(false);
+    await sql.query('update workflows set name = $1 where id = $2', ['Renamed while deaf', s.workflowId]);
+    const n = await counted(b, async () => {
+      expect(names(await listOn(b))).toEqual(['Renamed while deaf']);
+    });
+    expect(n.hits).toBe(0);
+    await expect.poll(() => changes.live, { timeout: 10_000 }).toBe(true);
+    await warm(b);
+    expect(names(await listOn(b))).toEqual(['Renamed while deaf']);
+  });
+});
+
+describe.skipIf(!onPostgres)('local write tracking (PostgreSQL only; skipped on PGlite)', () => {
+  let pool: pg.Pool;
+  let writes = 0;
+
+  beforeAll(() => {
+    pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+    trackLocalWrites(pool, () => writes++);
+  });
+  afterAll(() => pool?.end());
+
+  async function count(fn: () => Promise<unknown>) {
+    const before = writes;
+    await fn();
+    return writes - before;
+  }
+
+  it('counts a write to a watched table when it completes, in promise and callback form', async () => {
+    expect(await count(() => pool.query('update "users" set "full_name" = "full_name" where false'))).toBe(1);
+    expect(
+      await count(() => pool.query({ name: 'w', text: 'delete from installations where false', values: [] })),
+    ).toBe(1);
+    const seenBeforeCallback = await new Promise<number>((resolve, reject) => {
+      const before = writes;
+      pool.query('update workflows set name = name where false', (err) =>
+        err ? reject(err) : resolve(writes - before),
+      );
+    });
+    expect(seenBeforeCallback).toBe(1);
+  });
+
+  it('ignores reads, unwatched tables and the scheduler moving a schedule on', async () => {
+    expect(await count(() => pool.query('select * from users where false'))).toBe(0);
+    expect(await count(() => pool.query('update executions set status = status where false'))).toBe(0);
+    expect(
+      await count(() =>
+        pool.query('update "user_workflows" set "next_run_at" = $1 where false', [new Date().toISOString()]),
+      ),
+    ).toBe(0);
+    expect(
+      await count(() =>
+        pool.query('select * from "user_workflows" for update of "user_workflows" skip locked'),
+      ),
+    ).toBe(0);
+  });
+
+  it('counts the commit of a transaction that wrote, so a read after the commit sees it', async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      expect(await count(() => client.query('update "integrations" set "name" = "name" where false'))).toBe(
+        1,
+      );
+      expect(await count(() => client.query('commit'))).toBe(1);
+      await client.query('begin');
+      expect(await count(() => client.query('commit'))).toBe(0);
+    } finally {
+      client.release();
+    }
+  });
+});
