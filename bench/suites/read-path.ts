@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createStore } from '@inlay/service';
 import { compare } from '../lib/load.ts';
 import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
@@ -107,10 +108,58 @@ export async function readPath(opts: {
         },
       );
     }
+    if (databaseUrl) out.push(...(await crossNode(suite, databaseUrl, workflowId, opts.quick ? 100 : 500)));
     return out;
   } finally {
     for (const b of bare) await b.stop();
     await svc.stop();
     if (databaseUrl) await dropBenchDatabase(databaseUrl);
+  }
+}
+
+/**
+ * How long another API node keeps serving a cached read after a write: node A writes a watched row, and the
+ * clock stops when node B's change feed has applied the notification. Measured from A's write returning, so it
+ * is the window in which a client that saw A's reply could still read the old value from B.
+ */
+async function crossNode(suite: string, databaseUrl: string, workflowId: string, samples: number) {
+  const [a, b] = await Promise.all([createStore({ databaseUrl }), createStore({ databaseUrl })]);
+  try {
+    const feed = b.changes;
+    while (!feed.live) await new Promise((r) => setTimeout(r, 10));
+    const [{ account_id: accountId }] = (
+      await a.pool!.query('select account_id from workflows where id = $1', [workflowId])
+    ).rows;
+    const windows: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      let seenAt = 0;
+      const seen = new Promise<void>((resolve) => {
+        const off = feed.subscribe((c) => {
+          if (c.kind === 'account' && c.accountId === accountId) {
+            seenAt = performance.now();
+            off();
+            resolve();
+          }
+        });
+      });
+      await a.pool!.query('update workflows set updated_at = updated_at where id = $1', [workflowId]);
+      const returnedAt = performance.now();
+      await seen;
+      windows.push(Math.max(0, seenAt - returnedAt));
+    }
+    windows.sort((x, y) => x - y);
+    const at = (q: number) => Math.round(windows[Math.floor(q * (windows.length - 1))]! * 1000) / 1000;
+    return [
+      {
+        suite,
+        name: 'cache staleness on another node after a write, p50',
+        value: at(0.5),
+        unit: 'ms',
+        note: `${samples} writes on node A; until node B's change feed applied each`,
+      },
+      { suite, name: 'cache staleness on another node after a write, p99', value: at(0.99), unit: 'ms' },
+    ];
+  } finally {
+    await Promise.all([a.close(), b.close()]);
   }
 }
