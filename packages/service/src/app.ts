@@ -95,6 +95,12 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     reads: new ReadCache(store.changes, { maxBytes: config.readCacheBytes }),
     onClose: (fn) => closers.push(fn),
   };
+  closers.push(
+    store.changes.watch((live, reason) => {
+      if (live) logger.info('change feed live: cached reads on');
+      else logger.warn({ reason }, 'change feed down: reads go to the database until it is back');
+    }),
+  );
   const defs = createDefinitionCache(store.db, ctx.connectors, config.publicUrl);
   const auth = createAuthenticator(ctx);
   const engine = new Engine(ctx, defs);

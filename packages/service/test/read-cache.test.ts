@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/accounts/api-keys.ts';
 import { trackLocalWrites } from '../src/store/local-writes.ts';
 import { userWorkflows, workflows } from '../src/store/schema.ts';
+import { deafProxy } from './helpers/deaf-proxy.ts';
 import { createUser, installDirect, seedAccount, slackDefinition, tokenFor } from './helpers/fixtures.ts';
 import { onPostgres, type Service, startService } from './helpers/service.ts';
 
@@ -258,3 +259,44 @@ describe.skipIf(!onPostgres)('local write tracking (PostgreSQL only; skipped on 
     }
   });
 });
+
+describe.skipIf(!onPostgres)(
+  'a connection that drops notifications (PostgreSQL only; skipped on PGlite)',
+  () => {
+    it('never goes live, says so in the log, and serves every read from the database', async () => {
+      const proxy = await deafProxy(process.env.DATABASE_URL!);
+      const logs: string[] = [];
+      const svc = await startService({ env: { DATABASE_URL: proxy.url }, logs });
+      const sql = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await sql.connect();
+      try {
+        const s = await seedAccount(svc, { username: 'deaf-alice' });
+        const list = () => svc.call('GET', `/workflows?userId=${s.userId}`, { auth: s.apiKey });
+        await expect
+          .poll(
+            () =>
+              logs.some(
+                (l) => l.includes('change feed down') && l.includes('own notification not delivered'),
+              ),
+            {
+              timeout: 15_000,
+              interval: 200,
+            },
+          )
+          .toBe(true);
+        expect(svc.ctx.store.changes.live).toBe(false);
+        expect(names(await list())).toEqual(['Post new deals to Slack']);
+        await sql.query('update workflows set name = $1 where id = $2', [
+          'Renamed behind a pooler',
+          s.workflowId,
+        ]);
+        expect(names(await list())).toEqual(['Renamed behind a pooler']);
+        expect(svc.ctx.reads.hits).toBe(0);
+      } finally {
+        await sql.end();
+        await svc.close();
+        await proxy.close();
+      }
+    }, 30_000);
+  },
+);

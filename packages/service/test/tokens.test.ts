@@ -51,6 +51,15 @@ describe('user tokens', () => {
     expect(Date.parse(r.body.expiresAt)).toBe(payload.exp! * 1000);
   });
 
+  it('refuses a token once it has expired, though it was accepted (and remembered) before', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const token = await signed({ acct: acct.accountId, sub: userId, iss: svc.url, aud: 'inlay' }, exp);
+    for (let i = 0; i < 2; i++)
+      expect((await svc.call('GET', '/workflows', { auth: token })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, exp * 1000 - Date.now() + 20));
+    expectProblem(await svc.call('GET', '/workflows', { auth: token }), 401, 'unauthorized');
+  });
+
   it('mints by username and publishes the key with its kid', async () => {
     const r = await svc.call('GET', '/users/tok/token', { auth: acct.apiKey });
     const { kid } = decodeProtectedHeader(r.body.token);

@@ -31,6 +31,7 @@ export class ChangeFeed {
   readonly #accounts = new Map<string, number>();
   readonly #users = new Map<string, number>();
   readonly #subscribers = new Set<(change: Change) => void>();
+  readonly #watchers = new Set<(live: boolean, reason?: string) => void>();
   #sync: () => Promise<void> = async () => {};
 
   constructor(private readonly maxTracked = 100_000) {}
@@ -40,9 +41,18 @@ export class ChangeFeed {
   }
 
   /** Going down or coming back drops every earlier read: changes in between may have been missed. */
-  setLive(live: boolean): void {
+  setLive(live: boolean, reason?: string): void {
+    const was = this.#live;
     this.#live = live;
     this.publish({ kind: 'all' });
+    // Every failed attempt is reported, not only the first: a feed that never came up must say so too.
+    if (was !== live || !live) for (const fn of this.#watchers) fn(live, reason);
+  }
+
+  /** Tells `fn` when the feed comes up, and each time it is found down (with why). */
+  watch(fn: (live: boolean, reason?: string) => void): () => void {
+    this.#watchers.add(fn);
+    return () => this.#watchers.delete(fn);
   }
 
   /** The stamp to take before a read whose result may be kept; undefined when results must not be kept. */

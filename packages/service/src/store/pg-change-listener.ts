@@ -3,12 +3,15 @@ import pg from 'pg';
 import { CHANGES_CHANNEL, type ChangeFeed, parseChange } from './change-feed.ts';
 
 const HEARTBEAT_MS = 10_000;
+const ROUND_TRIP_TIMEOUT_MS = 5_000;
 const MAX_BACKOFF_MS = 5_000;
 
 /**
  * Keeps one connection LISTENing on `inlay_changes` and feeds what arrives into `feed`. The feed is live only
- * while that connection is known good: on an error, a close or a failed heartbeat it goes dark (readers stop
- * trusting what they kept) and the listener reconnects with backoff.
+ * while that connection is known to deliver: it goes live once a notification it sent itself has come back,
+ * and every heartbeat repeats that check. An error, a close or a lost heartbeat takes the feed down (readers
+ * stop trusting what they kept) and the listener reconnects with backoff. A proxy that pools by transaction
+ * accepts LISTEN but delivers nothing; the first check catches that and the feed stays down.
  */
 export function listenForChanges(connectionString: string, feed: ChangeFeed): { close(): Promise<void> } {
   let client: pg.Client | undefined;
@@ -28,52 +31,66 @@ export function listenForChanges(connectionString: string, feed: ChangeFeed): { 
     if (change) feed.publish(change);
   };
 
-  const drop = (c: pg.Client) => {
+  const drop = (c: pg.Client, reason: string) => {
     if (client !== c) return;
     client = undefined;
     clearInterval(heartbeat);
-    feed.setLive(false);
+    feed.setLive(false, reason);
     c.end().catch(() => {});
     if (!closed) retry = setTimeout(connect, Math.min(MAX_BACKOFF_MS, 100 * 2 ** attempt++)).unref();
   };
+
+  // Notifications arrive in commit order, so our own marker arriving means every earlier one has.
+  async function roundTrip(c: pg.Client): Promise<void> {
+    const marker = `s:${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<void>((resolve, reject) => {
+      waiting.set(marker, resolve);
+      timer = setTimeout(() => reject(new Error('own notification not delivered')), ROUND_TRIP_TIMEOUT_MS);
+    });
+    try {
+      await c.query('select pg_notify($1, $2)', [CHANGES_CHANNEL, marker]);
+      await arrived;
+    } finally {
+      clearTimeout(timer);
+      waiting.delete(marker);
+    }
+  }
 
   async function connect() {
     const c = new pg.Client({
       connectionString,
       keepAlive: true,
       connectionTimeoutMillis: 5_000,
-      query_timeout: 5_000,
+      query_timeout: ROUND_TRIP_TIMEOUT_MS,
       application_name: 'inlay-changes',
     });
     client = c;
-    c.on('error', () => drop(c));
-    c.on('end', () => drop(c));
+    c.on('error', (err) => drop(c, err.message));
+    c.on('end', () => drop(c, 'connection closed'));
     c.on('notification', onNotification);
     try {
       await c.connect();
       await c.query(`LISTEN ${CHANGES_CHANNEL}`);
-    } catch {
-      drop(c);
+      await roundTrip(c);
+    } catch (err) {
+      drop(c, (err as Error).message);
       return;
     }
     if (client !== c || closed) return;
     attempt = 0;
     feed.setLive(true);
-    heartbeat = setInterval(() => c.query('select 1').catch(() => drop(c)), HEARTBEAT_MS).unref();
+    heartbeat = setInterval(
+      () => roundTrip(c).catch((err: Error) => drop(c, err.message)),
+      HEARTBEAT_MS,
+    ).unref();
   }
 
-  // Notifications arrive in commit order, so our own marker arriving means every earlier one has.
   feed.setSync(async () => {
     const c = client;
     if (!c || !feed.live) return;
-    const marker = `s:${randomUUID()}`;
-    const arrived = new Promise<void>((resolve) => waiting.set(marker, resolve));
-    try {
-      await c.query('select pg_notify($1, $2)', [CHANGES_CHANNEL, marker]);
-      await Promise.race([arrived, new Promise((r) => setTimeout(r, 5_000).unref())]);
-    } finally {
-      waiting.delete(marker);
-    }
+    // A listener that cannot prove it has caught up is taken down: nothing it kept is trusted after that.
+    await roundTrip(c).catch((err: Error) => drop(c, err.message));
   });
 
   void connect();
@@ -84,7 +101,7 @@ export function listenForChanges(connectionString: string, feed: ChangeFeed): { 
       clearInterval(heartbeat);
       const c = client;
       client = undefined;
-      feed.setLive(false);
+      feed.setLive(false, 'closed');
       await c?.end().catch(() => {});
     },
   };

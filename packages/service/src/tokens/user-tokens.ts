@@ -1,6 +1,7 @@
 import { KeyObject, randomUUID, sign } from 'node:crypto';
 import { JWT_ALGORITHM, JWT_AUDIENCE } from '@inlay/contract';
 import { createLocalJWKSet, errors, type JSONWebKeySet, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Vault } from '../credentials/vault.ts';
 import type { Db } from '../store/store.ts';
 import { loadOrCreateSigningKey, publishedKeys, rotateSigningKey, type SigningKey } from './signing-keys.ts';
@@ -18,6 +19,8 @@ export class UserTokens {
   #jwks?: { set: ReturnType<typeof createLocalJWKSet>; doc: JSONWebKeySet; loadedAt: number };
   #refreshing?: Promise<void>;
   #signer?: { kid: string; header: string; key: KeyObject };
+  // A widget sends the same token with every request for its whole lifetime: its signature is checked once.
+  readonly #verified = new LRUCache<string, VerifiedUserToken>({ max: 10_000 });
 
   constructor(
     private readonly db: Db,
@@ -69,6 +72,14 @@ export class UserTokens {
 
   /** Returns the claims, or undefined for any token that does not verify. */
   async verify(token: string): Promise<VerifiedUserToken | undefined> {
+    const known = this.#verified.get(token);
+    if (known && known.exp * 1000 > Date.now()) return known;
+    const claims = await this.#verifyOnce(token);
+    if (claims) this.#verified.set(token, claims, { ttl: Math.max(1, claims.exp * 1000 - Date.now()) });
+    return claims;
+  }
+
+  async #verifyOnce(token: string): Promise<VerifiedUserToken | undefined> {
     if (!this.#jwks) await this.#reloadJwks();
     try {
       return await this.#verifyWith(token);

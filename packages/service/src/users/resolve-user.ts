@@ -1,3 +1,4 @@
+import { LIMITS } from '@inlay/contract';
 import type { Request } from 'express';
 import type { AppContext } from '../context.ts';
 import { invalid, notFound, unauthorized } from '../http/problem.ts';
@@ -59,6 +60,8 @@ export interface UserLookup {
 export function userLookup(req: Request, ref: string | undefined, field = 'query.userId'): UserLookup {
   const p = req.principal;
   if (!p) throw unauthorized();
+  if (ref !== undefined && ref.length > LIMITS.id)
+    throw invalid(field, 'max', `must be at most ${LIMITS.id} characters`);
   if (p.kind === 'user') return { accountId: p.accountId, id: p.userId, username: null };
   if (ref === undefined || ref === '') throw invalid(field, 'required', 'is required with an API key');
   return { accountId: p.accountId, id: isUuid(ref) ? ref.toLowerCase() : null, username: ref };
