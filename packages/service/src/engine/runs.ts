@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StepError } from '@inlay/contract';
 import { and, asc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { preparedPerDb } from '../store/prepared.ts';
 import { executionSteps, executions } from '../store/schema.ts';
 import type { Db, Tx } from '../store/store.ts';
 
@@ -53,6 +54,18 @@ const insertSteps = (steps: NewStepRow[], from: 'lease' | 'done') => sql`
     sql` union all `,
   )}
   returning execution_id`;
+
+// On every run's path, so a prepared statement rather than the query builder (which costs half a millisecond here).
+const claimStatement = preparedPerDb<ExecutionRow>(
+  'inlay_claim_run',
+  `update executions set status = 'running', attempts = attempts + 1,
+     lease_until = now() + $2::int * interval '1 millisecond', started_at = $3::timestamptz
+   where id = $1::uuid and status = 'queued'
+   returning id, account_id as "accountId", user_id as "userId", workflow_id as "workflowId",
+     installation_id as "installationId", version, status, finished, trigger, trigger_type as "triggerType", error,
+     rerun_of as "rerunOf", attempts, lease_until as "leaseUntil", started_at as "startedAt",
+     stopped_at as "stoppedAt", created_at as "createdAt"`,
+);
 
 const owned = (c: Claim) =>
   and(eq(executions.id, c.executionId), eq(executions.status, 'running'), eq(executions.attempts, c.attempt));
@@ -117,16 +130,7 @@ export class RunStore {
 
   /** Takes a queued run for this worker; undefined when it is gone, taken, or done. */
   async claim(executionId: string): Promise<ExecutionRow | undefined> {
-    const [row] = await this.db
-      .update(executions)
-      .set({
-        status: 'running',
-        attempts: sql`${executions.attempts} + 1`,
-        leaseUntil: inMs(this.opts.leaseMs),
-        startedAt: new Date(),
-      })
-      .where(and(eq(executions.id, executionId), eq(executions.status, 'queued')))
-      .returning();
+    const [row] = await claimStatement(this.db)([executionId, this.opts.leaseMs, new Date().toISOString()]);
     return row;
   }
 
