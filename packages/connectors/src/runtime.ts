@@ -1,5 +1,11 @@
 import type { OptionItem } from '@inlay/contract';
 import { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';
+import {
+  nodeTransport,
+  ResponseTooLarge,
+  type TransportRequest,
+  type TransportResponse,
+} from './node-transport.ts';
 import { envKey, fill } from './template.ts';
 import type {
   ActionDefinition,
@@ -24,6 +30,7 @@ export interface CallOptions {
 export interface RuntimeOptions {
   connectors: readonly ConnectorDefinition[];
   env?: Record<string, string | undefined>;
+  /** Sends requests through this `fetch` instead of `node:http` (tests, or a host's own instrumented one). */
   fetch?: typeof fetch;
   userAgent?: string;
 }
@@ -40,13 +47,13 @@ const MAX_BODY_BYTES = 50 * 1024 * 1024;
 export class ConnectorRuntime {
   readonly #byId = new Map<string, ConnectorDefinition>();
   readonly #env: Record<string, string | undefined>;
-  readonly #fetch: typeof fetch;
+  readonly #fetch?: typeof fetch;
   readonly #userAgent: string;
 
   constructor(opts: RuntimeOptions) {
     for (const c of opts.connectors) this.#byId.set(c.id, c);
     this.#env = opts.env ?? {};
-    this.#fetch = opts.fetch ?? globalThis.fetch;
+    this.#fetch = opts.fetch;
     this.#userAgent = opts.userAgent ?? 'Inlay/0.1 (+https://github.com/inlay)';
   }
 
@@ -268,28 +275,33 @@ export class ConnectorRuntime {
         headers['content-type'] ??= 'application/json';
       }
     }
-    const signals = [AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)];
-    if (opts.signal) signals.push(opts.signal);
+    const timeout = AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     // The body is read inside the same guard: a server that sends headers and then stalls times out too.
     try {
-      const res = await this.#fetch(url, {
-        method: spec.method,
-        headers,
-        body,
-        signal: AbortSignal.any(signals),
-        redirect: 'follow',
-      });
-      return { status: res.status, headers: Object.fromEntries(res.headers), body: await readBody(res) };
+      const req = { url, method: spec.method, headers, body, signal };
+      const res = this.#fetch
+        ? await fetchTransport(this.#fetch, req)
+        : await nodeTransport(req, MAX_BODY_BYTES);
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: parseBody(res.text, res.headers['content-type']),
+      };
     } catch (err) {
-      if (err instanceof ConnectorError) throw err;
-      const e = err as Error;
+      if (err instanceof ResponseTooLarge)
+        throw new ConnectorError(`Response exceeds the ${MAX_BODY_BYTES}-byte limit`, {
+          code: 'response_too_large',
+          transient: false,
+          statusCode: err.status,
+        });
       if (opts.signal?.aborted)
         throw new ConnectorError('The run was cancelled', { code: 'aborted', transient: false });
-      const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
+      const timedOut = timeout.aborted;
       throw new ConnectorError(
         timedOut
           ? `${def.name} did not answer within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
-          : `Could not reach ${def.name}: ${networkReason(e)}`,
+          : `Could not reach ${def.name}: ${networkReason(err as Error)}`,
         { code: timedOut ? 'timeout' : 'network_error', transient: true },
       );
     }
@@ -343,28 +355,37 @@ function flattenForm(body: unknown, prefix = '', out: [string, string][] = []): 
   return out;
 }
 
-async function readBody(res: Response): Promise<unknown> {
-  const tooLarge = () =>
-    new ConnectorError(`Response exceeds the ${MAX_BODY_BYTES}-byte limit`, {
-      code: 'response_too_large',
-      transient: false,
-      statusCode: res.status,
-    });
+/** The runtime's transport over an injected `fetch` (tests, or a host that wants its own). */
+async function fetchTransport(f: typeof fetch, req: TransportRequest): Promise<TransportResponse> {
+  const res = await f(req.url, {
+    method: req.method,
+    headers: req.headers,
+    body: req.body,
+    signal: req.signal,
+    redirect: 'follow',
+  });
   if (Number(res.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
     await res.body?.cancel();
-    throw tooLarge();
+    throw new ResponseTooLarge(res.status);
   }
   // Streamed with a running total, so an oversized body without a length is cut off instead of buffered whole.
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of res.body ?? []) {
     size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
+    if (size > MAX_BODY_BYTES) throw new ResponseTooLarge(res.status);
     chunks.push(chunk);
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  return {
+    status: res.status,
+    headers: Object.fromEntries(res.headers),
+    text: new TextDecoder().decode(Buffer.concat(chunks)),
+  };
+}
+
+/** JSON when it says or looks so, else the text; an empty body is null. */
+function parseBody(text: string, type = ''): unknown {
   if (text === '') return null;
-  const type = res.headers.get('content-type') ?? '';
   if (type.includes('json') || /^[[{"]/.test(text.trimStart())) {
     try {
       return JSON.parse(text);
@@ -377,7 +398,7 @@ async function readBody(res: Response): Promise<unknown> {
 
 function networkReason(e: Error): string {
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? e.message;
+  return (e as { code?: string }).code ?? cause?.code ?? cause?.message ?? e.message;
 }
 
 /** The provider's own words, from the error shapes APIs commonly use. */

@@ -671,3 +671,32 @@ describe('built-ins', () => {
     ).toBe('invalid_input');
   });
 });
+
+describe('an injected fetch', () => {
+  it('carries the requests instead of node:http, with the same parsing and errors', async () => {
+    const calls: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      calls.push(`${init?.method} ${String(input)}`);
+      return fetch(input, init);
+    };
+    const runtime = new ConnectorRuntime({
+      connectors: [testConnector()],
+      env: { INLAY_CONNECTOR_ACME_CRM_BASE_URL: provider.url },
+      fetch: recording,
+    });
+    reply = () => ({ body: { via: 'fetch' } });
+    const res = await runtime.execute(
+      'acme-crm',
+      'send',
+      { method: 'POST', body: { a: 1 } },
+      { credential: oauth('t') },
+    );
+    expect(res).toEqual({ output: { via: 'fetch' }, statusCode: 200 });
+    expect(calls).toEqual([`POST ${provider.url}/thing`]);
+    expect(last()).toMatchObject({ method: 'POST', body: { a: 1 } });
+    expect(last().headers.authorization).toBe('Bearer t');
+    reply = () => ({ status: 503, body: { message: 'down' } });
+    const err = await runtime.execute('acme-crm', 'send', {}, { credential: oauth('t') }).catch((e) => e);
+    expect(err).toMatchObject({ code: 'http_error', transient: true, statusCode: 503 });
+  });
+});

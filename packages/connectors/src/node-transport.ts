@@ -1,0 +1,132 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+
+/** One outgoing request, as the runtime has built it. */
+export interface TransportRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** The answer, its body decoded (decompressed) but not parsed. */
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** Thrown when a response is larger than the caller allows, before it is buffered whole. */
+export class ResponseTooLarge extends Error {
+  override name = 'ResponseTooLarge';
+  constructor(readonly status: number) {
+    super('response too large');
+  }
+}
+
+const MAX_REDIRECTS = 20;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+// Dropped when a redirect leaves the origin, as fetch does: they were meant for the first host only.
+const ORIGIN_BOUND = ['authorization', 'cookie', 'proxy-authorization'];
+
+let agents: { 'http:': http.Agent; 'https:': https.Agent } | undefined;
+// Kept-alive connections, closed after 4 s idle: servers commonly close theirs after 5.
+const agentFor = (protocol: string) => {
+  agents ??= {
+    'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
+    'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
+  };
+  return agents[protocol as 'http:' | 'https:'];
+};
+
+/**
+ * Sends a request with `node:http`/`node:https` over kept-alive connections: what `fetch` does for the
+ * runtime (redirects, gzip/deflate/br, abort and timeout through the signal), for about a millisecond less per
+ * call. The body is read with a running total and cut off past `maxBytes`.
+ */
+export async function nodeTransport(req: TransportRequest, maxBytes: number): Promise<TransportResponse> {
+  let { url, method, body } = req;
+  const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...req.headers };
+  for (let hop = 0; ; hop++) {
+    const res = await send(url, method, headers, body, req.signal);
+    const location = res.headers.location;
+    if (!REDIRECTS.has(res.statusCode ?? 0) || !location) {
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = [v].flat().join(', ');
+      return { status: res.statusCode ?? 0, headers: flat, text: await readText(res, maxBytes) };
+    }
+    res.resume();
+    if (hop === MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, url);
+    const status = res.statusCode!;
+    if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+      delete headers['content-type'];
+    }
+    if (next.origin !== url.origin) for (const h of ORIGIN_BOUND) delete headers[h];
+    url = next;
+  }
+}
+
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const lib = url.protocol === 'https:' ? https : http;
+    const out = lib.request(url, {
+      method,
+      headers:
+        body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      agent: agentFor(url.protocol),
+      signal,
+    });
+    out.on('response', resolve);
+    out.on('error', reject);
+    out.end(body);
+  });
+}
+
+function decoder(
+  encoding: string | undefined,
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+async function readText(res: IncomingMessage, maxBytes: number): Promise<string> {
+  const status = res.statusCode ?? 0;
+  if (Number(res.headers['content-length'] ?? 0) > maxBytes) {
+    res.destroy();
+    throw new ResponseTooLarge(status);
+  }
+  const decode = decoder(res.headers['content-encoding']);
+  const source: Readable = decode ? pipeline(res, decode, () => {}) : res;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      res.destroy();
+      throw new ResponseTooLarge(status);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
