@@ -24,6 +24,7 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
     svc.info.apiKey,
     svc.info.userId,
   ]);
+  const stops: (() => Promise<void>)[] = [];
   try {
     const tokenRes = await fetch(`${svc.info.url}/users/${svc.info.userId}/token`, {
       headers: { authorization: `Bearer ${svc.info.apiKey}` },
@@ -31,6 +32,9 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
     const { token } = (await tokenRes.json()) as { token: string };
     const direct = { url: `${svc.info.url}/workflows`, headers: { authorization: `Bearer ${token}` } };
     const proxied = { url: `${host.info.url}/inlay/workflows`, headers: {} };
+    const floor = await startChild<{ url: string }>('servers/bare-proxy.ts', [svc.info.url, token]);
+    stops.push(floor.stop);
+    const bare = { url: `${floor.info.url}/inlay/workflows`, headers: {} };
     // Same bytes both ways (the proxy passes the body through).
     const [a, b] = await Promise.all([
       fetch(direct.url, { headers: direct.headers }).then((r) => r.text()),
@@ -41,12 +45,15 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
     const n = opts.quick ? 200 : 1000;
     await roundTrips(direct.url, direct.headers, 50);
     await roundTrips(proxied.url, proxied.headers, 50);
+    await roundTrips(bare.url, bare.headers, 50);
     const d: number[] = [];
     const p: number[] = [];
-    // Alternating blocks, so a busy moment on the machine lands on both.
+    const f: number[] = [];
+    // Alternating blocks, so a busy moment on the machine lands on all three.
     for (let i = 0; i < 5; i++) {
       d.push(...(await roundTrips(direct.url, direct.headers, n / 5)));
       p.push(...(await roundTrips(proxied.url, proxied.headers, n / 5)));
+      f.push(...(await roundTrips(bare.url, bare.headers, n / 5)));
     }
     const seconds = opts.quick ? 2 : 5;
     const tp = await load({ ...proxied, seconds });
@@ -72,6 +79,13 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
       },
       {
         suite,
+        name: 'p50 overhead of a bare node:http proxy in its own process (the extra hop alone)',
+        value: percentile(f, 50) - p50d,
+        unit: 'ms',
+        note: 'context for the line above: no framework, no checks, token fixed',
+      },
+      {
+        suite,
         name: 'proxy p99 overhead',
         value: percentile(p, 99) - percentile(d, 99),
         unit: 'ms',
@@ -86,6 +100,7 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
       },
     ];
   } finally {
+    for (const stop of stops) await stop();
     await host.stop();
     await svc.stop();
     if (databaseUrl) await dropBenchDatabase(databaseUrl);
