@@ -90,7 +90,8 @@ describe('ChangeFeed', () => {
 });
 
 describe('ReadCache', () => {
-  const scope = (v: string | undefined) => v && { accountId: A, userId: U1, bytes: v.length };
+  const scope = (v: string | undefined) =>
+    v === undefined ? undefined : { accountId: A, userId: U1, bytes: v.length };
 
   it('answers from memory until a change to the scope, then loads again', async () => {
     const feed = liveFeed();
