@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { pgAvailable } from './lib/pg.ts';
+import { pgAvailable, settlePostgres } from './lib/pg.ts';
 import { type Measurement, pass, rerender, writeResults } from './lib/report.ts';
 import { engine } from './suites/engine.ts';
 import { history } from './suites/history.ts';
@@ -48,6 +48,7 @@ for (const [name, run, available] of suites) {
   }
   process.stdout.write(`== ${name}\n`);
   try {
+    if (hasPg) await settlePostgres();
     const got = await run();
     results.push(...got);
     for (const m of got) {

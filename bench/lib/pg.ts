@@ -45,3 +45,17 @@ export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
     await c.end();
   }
 }
+
+/**
+ * Flushes what earlier suites left dirty in PostgreSQL (the history suite writes a million rows), so its
+ * checkpoint does not land in the middle of the next suite's measurement.
+ */
+export async function settlePostgres(): Promise<void> {
+  const c = new pg.Client({ connectionString: PG_ADMIN });
+  await c.connect();
+  try {
+    await c.query('checkpoint');
+  } finally {
+    await c.end();
+  }
+}
