@@ -24,26 +24,12 @@ export async function freshBenchDatabase(suffix = ''): Promise<string> {
   const url = new URL(PG_BENCH);
   const name = `${url.pathname.slice(1)}${suffix}_${process.pid}`;
   url.pathname = `/${name}`;
-  const c = new pg.Client({ connectionString: PG_ADMIN });
-  await c.connect();
-  try {
-    await c.query(`drop database if exists "${name}" with (force)`);
-    await c.query(`create database "${name}"`);
-  } finally {
-    await c.end();
-  }
+  await admin(`drop database if exists "${name}" with (force)`, `create database "${name}"`);
   return url.toString();
 }
 
 export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const c = new pg.Client({ connectionString: PG_ADMIN });
-  await c.connect();
-  try {
-    await c.query(`drop database if exists "${name}" with (force)`);
-  } finally {
-    await c.end();
-  }
+  await admin(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
 }
 
 /**
@@ -51,10 +37,15 @@ export async function dropBenchDatabase(databaseUrl: string): Promise<void> {
  * checkpoint does not land in the middle of the next suite's measurement.
  */
 export async function settlePostgres(): Promise<void> {
+  await admin('checkpoint');
+}
+
+/** Runs statements in order on a connection of their own to the admin database. */
+async function admin(...statements: string[]): Promise<void> {
   const c = new pg.Client({ connectionString: PG_ADMIN });
   await c.connect();
   try {
-    await c.query('checkpoint');
+    for (const q of statements) await c.query(q);
   } finally {
     await c.end();
   }

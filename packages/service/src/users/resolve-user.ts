@@ -60,11 +60,16 @@ export interface UserLookup {
 export function userLookup(req: Request, ref: string | undefined, field = 'query.userId'): UserLookup {
   const p = req.principal;
   if (!p) throw unauthorized();
-  if (ref !== undefined && ref.length > LIMITS.id)
-    throw invalid(field, 'max', `must be at most ${LIMITS.id} characters`);
+  checkRefLength(ref, field);
   if (p.kind === 'user') return { accountId: p.accountId, id: p.userId, username: null };
   if (ref === undefined || ref === '') throw invalid(field, 'required', 'is required with an API key');
   return { accountId: p.accountId, id: isUuid(ref) ? ref.toLowerCase() : null, username: ref };
+}
+
+/** A user reference longer than any id or username is refused before it is looked up. */
+export function checkRefLength(ref: unknown, field: string): void {
+  if (typeof ref === 'string' && ref.length > LIMITS.id)
+    throw invalid(field, 'max', `must be at most ${LIMITS.id} characters`);
 }
 
 /** The verdict on what `USER_CTE` found, with `resolveUser`'s errors. */

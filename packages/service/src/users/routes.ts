@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { CreateUserBody, LIMITS, UpdateUserBody } from '@inlay/contract';
+import { CreateUserBody, UpdateUserBody } from '@inlay/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
-import { conflict, invalid, notFound } from '../http/problem.ts';
+import { conflict, notFound } from '../http/problem.ts';
 import { parse } from '../http/validate.ts';
 import { users } from '../store/schema.ts';
-import { resolveUser } from './resolve-user.ts';
+import { checkRefLength, resolveUser } from './resolve-user.ts';
 import { toUser } from './users.ts';
 
 const ListQuery = z.object({
@@ -24,8 +24,7 @@ const isUniqueViolation = (err: unknown) =>
 export async function pathUser(ctx: AppContext, req: Request) {
   const user = await resolveUser(ctx, req, String(req.params.userId), 'path.userId');
   const q = req.query.userId;
-  if (typeof q === 'string' && q.length > LIMITS.id)
-    throw invalid('query.userId', 'max', `must be at most ${LIMITS.id} characters`);
+  checkRefLength(q, 'query.userId');
   if (typeof q === 'string' && q !== user.id && q !== user.username) throw notFound('User');
   return user;
 }

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { preparedPerStore } from '../store/prepared.ts';
 import { installations, integrations, userWorkflows, workflows } from '../store/schema.ts';
 import type { Db, Store } from '../store/store.ts';
-import { checkLookedUp, lookupKey, USER_CTE, userLookup } from '../users/resolve-user.ts';
+import { checkLookedUp, lookupKey, USER_CTE, type UserLookup, userLookup } from '../users/resolve-user.ts';
 import type { CompiledVersion, DefinitionCache } from './definitions.ts';
 
 const columns = {
@@ -108,16 +108,10 @@ const listForUser = preparedPerStore<WorkflowRow & { userId: string; username: s
   order by w.created_at, w.id`,
 );
 
-/**
- * `listWorkflows` for the user a request names, resolved in the same query; errors as `resolveUser`'s.
- */
-async function rowsOf(
-  store: Store,
-  req: Request,
-  ref: string | undefined,
-  filter: { workflowId?: string; integrationId?: string },
-): Promise<WorkflowRow[]> {
-  const lookup = userLookup(req, ref);
+type Filter = { workflowId?: string; integrationId?: string };
+
+/** The looked-up user and the account's workflows for them, in one round trip; undefined when no such user. */
+async function queryForUser(store: Store, lookup: UserLookup, filter: Filter) {
   const rows = await listForUser(store)([
     lookup.accountId,
     lookup.id,
@@ -125,8 +119,25 @@ async function rowsOf(
     filter.integrationId ?? null,
     filter.workflowId ?? null,
   ]);
-  checkLookedUp(req, ref, rows[0] && { id: rows[0].userId, username: rows[0].username });
-  return rows.filter((r) => r.id !== null);
+  if (!rows[0]) return undefined;
+  return {
+    user: { id: rows[0].userId, username: rows[0].username },
+    rows: rows.filter((r) => r.id !== null),
+  };
+}
+
+/**
+ * `listWorkflows` for the user a request names, resolved in the same query; errors as `resolveUser`'s.
+ */
+async function rowsOf(
+  store: Store,
+  req: Request,
+  ref: string | undefined,
+  filter: Filter,
+): Promise<WorkflowRow[]> {
+  const found = await queryForUser(store, userLookup(req, ref), filter);
+  checkLookedUp(req, ref, found?.user);
+  return found!.rows;
 }
 
 export async function listWorkflowsOf(
@@ -134,7 +145,7 @@ export async function listWorkflowsOf(
   defs: DefinitionCache,
   req: Request,
   ref: string | undefined,
-  filter: { workflowId?: string; integrationId?: string } = {},
+  filter: Filter = {},
 ): Promise<Workflow[]> {
   return withDefinitions(defs, await rowsOf(store, req, ref, filter));
 }
@@ -172,22 +183,8 @@ export async function listWorkflowsJsonOf(
   const found = await ctx.reads.through(
     `workflows|${filter.integrationId ?? ''}|${lookupKey(lookup)}`,
     async () => {
-      const rows = await listForUser(ctx.store)([
-        lookup.accountId,
-        lookup.id,
-        lookup.username,
-        filter.integrationId ?? null,
-        null,
-      ]);
-      if (!rows[0]) return undefined;
-      const user = { id: rows[0].userId, username: rows[0].username };
-      return {
-        user,
-        json: await workflowsJson(
-          defs,
-          rows.filter((r) => r.id !== null),
-        ),
-      };
+      const found = await queryForUser(ctx.store, lookup, filter);
+      return found && { user: found.user, json: await workflowsJson(defs, found.rows) };
     },
     (v) => v && { accountId: lookup.accountId, userId: v.user.id, bytes: v.json.length },
   );
