@@ -5,10 +5,19 @@ export class ConnectorError extends Error {
   readonly statusCode?: number;
   readonly retryAfterMs?: number;
   readonly body?: unknown;
+  /** The provider refused the credential (401, a connector-marked 403, an auth error in a 2xx). */
+  readonly authFailure: boolean;
 
   constructor(
     message: string,
-    opts: { code: string; transient: boolean; statusCode?: number; retryAfterMs?: number; body?: unknown },
+    opts: {
+      code: string;
+      transient: boolean;
+      statusCode?: number;
+      retryAfterMs?: number;
+      body?: unknown;
+      authFailure?: boolean;
+    },
   ) {
     super(message);
     this.name = 'ConnectorError';
@@ -17,6 +26,7 @@ export class ConnectorError extends Error {
     this.statusCode = opts.statusCode;
     this.retryAfterMs = opts.retryAfterMs;
     this.body = opts.body;
+    this.authFailure = opts.authFailure ?? false;
   }
 }
 

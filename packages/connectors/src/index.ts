@@ -12,7 +12,9 @@ export {
   toConnectorAction,
 } from './catalog.ts';
 export { defineAction } from './define.ts';
+export * from './egress/index.ts';
 export { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';
+export * from './expressions/index.ts';
 export { connectorIconSvg } from './icons.ts';
 export { REDACTED, redact, secretValues } from './redact.ts';
 export {
@@ -21,6 +23,7 @@ export {
   ConnectorRuntime,
   providerMessage,
   type RuntimeOptions,
+  type TestVerdict,
 } from './runtime.ts';
 export { ConnectorDefinitionSchema, validateConnectors } from './schema.ts';
 export { envKey, fill } from './template.ts';

@@ -1,11 +1,10 @@
 import type { OptionItem } from '@inlay/contract';
+import { parseCredentialOrigins } from './egress/credential-origins.ts';
+import { EgressDenied } from './egress/egress-denied.ts';
+import { EgressPolicy } from './egress/egress-policy.ts';
+import { requestHeaderProblem } from './egress/request-headers.ts';
 import { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';
-import {
-  nodeTransport,
-  ResponseTooLarge,
-  type TransportRequest,
-  type TransportResponse,
-} from './node-transport.ts';
+import { nodeTransport, ResponseTooLarge } from './node-transport.ts';
 import { envKey, fill } from './template.ts';
 import type {
   ActionDefinition,
@@ -21,8 +20,17 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Per-request timeout; 30 s by default. */
   timeoutMs?: number;
-  /** Called after a 401 on an OAuth credential: returns refreshed secrets, and the request is sent once more. */
+  /**
+   * Called when the provider refuses an OAuth credential (see `ConnectorDefinition.authFailure`): returns
+   * refreshed secrets, and the request is sent once more.
+   */
   onUnauthorized?: () => Promise<CredentialSecrets | undefined>;
+  /**
+   * Called when the credential is still refused (after the refresh and retry, if any) with the provider's
+   * reason; answers true when the credential now needs reconnecting, and the call then fails with
+   * `credential_needs_reconnect`.
+   */
+  onAuthRefused?: (reason: string) => Promise<boolean>;
   /** Data `transform` and other handlers may read. */
   scope?: Record<string, unknown>;
 }
@@ -30,8 +38,12 @@ export interface CallOptions {
 export interface RuntimeOptions {
   connectors: readonly ConnectorDefinition[];
   env?: Record<string, string | undefined>;
-  /** Sends requests through this `fetch` instead of `node:http` (tests, or a host's own instrumented one). */
-  fetch?: typeof fetch;
+  /**
+   * The egress policy every request passes; by default one that opens nothing. There is deliberately no
+   * way to hand the runtime another transport (an injected `fetch` would resolve and connect on its own,
+   * outside the policy): instrument with `node:diagnostics_channel` (`http.client.request.start`) instead.
+   */
+  egress?: EgressPolicy;
   userAgent?: string;
 }
 
@@ -47,13 +59,13 @@ const MAX_BODY_BYTES = 50 * 1024 * 1024;
 export class ConnectorRuntime {
   readonly #byId = new Map<string, ConnectorDefinition>();
   readonly #env: Record<string, string | undefined>;
-  readonly #fetch?: typeof fetch;
+  readonly #egress: EgressPolicy;
   readonly #userAgent: string;
 
   constructor(opts: RuntimeOptions) {
     for (const c of opts.connectors) this.#byId.set(c.id, c);
     this.#env = opts.env ?? {};
-    this.#fetch = opts.fetch;
+    this.#egress = opts.egress ?? new EgressPolicy();
     this.#userAgent = opts.userAgent ?? 'Inlay/0.1 (+https://github.com/inlay)';
   }
 
@@ -78,6 +90,28 @@ export class ConnectorRuntime {
         transient: false,
       });
     return (this.#env[envKey(def.id, 'BASE_URL')] ?? fill(template, settings, true)).replace(/\/+$/, '');
+  }
+
+  /**
+   * The origin of a URL the operator set for this connector (`INLAY_CONNECTOR_<ID>_BASE_URL`, ...): requests
+   * to it are trusted as written, past the egress policy's address rules. Undefined when none is set.
+   */
+  operatorOrigin(
+    def: ConnectorDefinition,
+    what: 'BASE_URL' | 'AUTHORIZE_URL' | 'TOKEN_URL',
+  ): string | undefined {
+    const set = this.#env[envKey(def.id, what)];
+    if (!set) return undefined;
+    try {
+      return new URL(set).origin;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The egress policy this runtime's requests pass (OAuth token calls use it too). */
+  get egress(): EgressPolicy {
+    return this.#egress;
   }
 
   /** OAuth endpoints with deployment overrides applied. */
@@ -153,7 +187,7 @@ export class ConnectorRuntime {
     opts: CallOptions & { search?: string } = {},
   ): Promise<OptionItem[]> {
     const def = this.#require(connectorId);
-    const source = def.sources?.[sourceId];
+    const source = def.sources && Object.hasOwn(def.sources, sourceId) ? def.sources[sourceId] : undefined;
     if (!source)
       throw new ConnectorError(`Unknown option source ${connectorId}.${sourceId}`, {
         code: 'unknown_source',
@@ -176,7 +210,16 @@ export class ConnectorRuntime {
       };
     for (let page = 0; req && page < (source.paging?.maxPages ?? 10); page++) {
       const res = await this.request(def, req, call);
-      for (const item of source.items(res.body)) out.push(source.option(item));
+      try {
+        for (const item of source.items(res.body, req)) out.push(source.option(item));
+      } catch {
+        // An answer of another shape (an HTML error page, a proxy's text) is the provider's failure.
+        throw new ConnectorError(`${def.name} answered ${sourceId} in a shape it does not use`, {
+          code: 'provider_error',
+          transient: false,
+          statusCode: res.status,
+        });
+      }
       req = source.paging?.next(res, req);
     }
     const q = opts.search?.toLowerCase();
@@ -186,17 +229,40 @@ export class ConnectorRuntime {
   }
 
   /** Sends the connector's test request; a rejection carries the provider's reason. */
-  async test(connectorId: string, credential: CredentialSecrets, opts: Omit<CallOptions, 'credential'> = {}) {
+  async test(
+    connectorId: string,
+    credential: CredentialSecrets,
+    opts: Omit<CallOptions, 'credential'> = {},
+  ): Promise<TestVerdict> {
     const def = this.#require(connectorId);
     if (!def.test) return { ok: true as const };
     try {
-      await this.request(def, def.test.request(this.settings(def, credential)), { ...opts, credential });
-      return { ok: true as const };
+      const res = await this.request(def, def.test.request(this.settings(def, credential)), {
+        ...opts,
+        credential,
+      });
+      const label = labelOf(def, res);
+      return { ok: true as const, ...(label ? { accountLabel: label } : {}) };
     } catch (err) {
       if (err instanceof ConnectorError)
-        return { ok: false as const, status: err.statusCode, reason: err.message, transient: err.transient };
+        return {
+          ok: false as const,
+          status: err.statusCode,
+          code: err.code,
+          reason: err.message,
+          transient: err.transient,
+          authFailure: err.authFailure,
+        };
       throw err;
     }
+  }
+
+  /** Whether the provider refused the credential itself: a 401, a connector-marked answer, an auth problem. */
+  authFailed(def: ConnectorDefinition, res: HttpResponse): boolean {
+    if (res.status === 401) return true;
+    if (def.authFailure?.(res)) return true;
+    const checked = asProblem(def.checkResponse?.(res));
+    return checked?.auth === true;
   }
 
   /** Sends one request with base URL, headers and credential applied, and maps failures to ConnectorError. */
@@ -206,18 +272,29 @@ export class ConnectorRuntime {
     opts: CallOptions = {},
   ): Promise<HttpResponse> {
     let res = await this.#send(def, spec, opts.credential, opts);
-    if (res.status === 401 && def.auth.type === 'oauth2' && opts.onUnauthorized) {
+    const withCredential = opts.credential !== undefined && def.auth.type !== 'none';
+    if (withCredential && def.auth.type === 'oauth2' && opts.onUnauthorized && this.authFailed(def, res)) {
       const fresh = await opts.onUnauthorized();
       if (fresh) res = await this.#send(def, spec, fresh, opts);
     }
     const problem = res.status >= 400 ? this.#problem(def, res) : asProblem(def.checkResponse?.(res));
     if (problem !== undefined) {
+      const authFailure = withCredential && this.authFailed(def, res);
+      if (authFailure && opts.onAuthRefused && (await opts.onAuthRefused(problem.message)))
+        throw new ConnectorError(`${def.name} refused the credential (${problem.message}): reconnect it`, {
+          code: 'credential_needs_reconnect',
+          transient: false,
+          statusCode: res.status,
+          body: res.body,
+          authFailure,
+        });
       throw new ConnectorError(problem.message, {
         code: res.status >= 400 ? 'http_error' : 'provider_error',
-        transient: isTransientStatus(res.status) || problem.transient === true,
+        transient: !authFailure && (isTransientStatus(res.status) || problem.transient === true),
         statusCode: res.status,
         retryAfterMs: parseRetryAfter(res.headers['retry-after']),
         body: res.body,
+        authFailure,
       });
     }
     return res;
@@ -246,23 +323,36 @@ export class ConnectorRuntime {
     opts: CallOptions,
   ): Promise<HttpResponse> {
     const settings = this.settings(def, credential);
-    const url = new URL(
-      /^https?:\/\//.test(spec.path)
-        ? spec.path
-        : `${this.baseUrl(def, settings, spec.api)}${spec.path.startsWith('/') ? '' : '/'}${spec.path}`,
-    );
+    const absolute = /^https?:\/\//.test(spec.path);
+    const base = absolute ? '' : this.baseUrl(def, settings, spec.api);
+    let url: URL;
+    try {
+      url = new URL(absolute ? spec.path : `${base}${spec.path.startsWith('/') ? '' : '/'}${spec.path}`);
+    } catch {
+      throw new ConnectorError(`${def.name}: "${absolute ? spec.path : base}" is not a valid URL`, {
+        code: 'invalid_url',
+        transient: false,
+      });
+    }
+    // The operator's own URL (INLAY_CONNECTOR_<ID>_BASE_URL) is trusted as written; nothing else is.
+    const trustedOrigin = absolute ? undefined : this.operatorOrigin(def, 'BASE_URL');
     for (const [k, v] of Object.entries(spec.query ?? {})) {
       if (v === undefined || v === null) continue;
       if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
       else url.searchParams.set(k, String(v));
     }
+    const own = { ...lower(def.headers), ...lower(spec.headers) };
+    for (const [name, value] of Object.entries(own)) {
+      const problem = requestHeaderProblem(name, value);
+      if (problem)
+        throw new ConnectorError(`Header ${name} ${problem}`, { code: 'forbidden_header', transient: false });
+    }
     const headers: Record<string, string> = {
       'user-agent': this.#userAgent,
       accept: 'application/json',
-      ...lower(def.headers),
-      ...lower(spec.headers),
+      ...own,
     };
-    applyAuth(def, credential, headers, url);
+    const credentialHeaders = applyAuth(def, credential, headers, url);
     let body: string | undefined;
     if (spec.body !== undefined && spec.method !== 'GET') {
       if (spec.bodyType === 'form') {
@@ -279,16 +369,30 @@ export class ConnectorRuntime {
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     // The body is read inside the same guard: a server that sends headers and then stalls times out too.
     try {
-      const req = { url, method: spec.method, headers, body, signal };
-      const res = this.#fetch
-        ? await fetchTransport(this.#fetch, req)
-        : await nodeTransport(req, MAX_BODY_BYTES);
+      const res = await nodeTransport(
+        {
+          url,
+          method: spec.method,
+          headers,
+          body,
+          signal,
+          egress: this.#egress,
+          trustedOrigin,
+          credentialHeaders,
+        },
+        MAX_BODY_BYTES,
+      );
       return {
         status: res.status,
         headers: res.headers,
         body: parseBody(res.text, res.headers['content-type']),
       };
     } catch (err) {
+      if (err instanceof EgressDenied)
+        throw new ConnectorError(`${err.message}. An operator can open it with INLAY_EGRESS_ALLOW`, {
+          code: 'egress_denied',
+          transient: false,
+        });
       if (err instanceof ResponseTooLarge)
         throw new ConnectorError(`Response exceeds the ${MAX_BODY_BYTES}-byte limit`, {
           code: 'response_too_large',
@@ -298,10 +402,14 @@ export class ConnectorRuntime {
       if (opts.signal?.aborted)
         throw new ConnectorError('The run was cancelled', { code: 'aborted', transient: false });
       const timedOut = timeout.aborted;
+      const target = absolute ? url.host : def.name;
+      // Toward a URL a user or agent chose, a closed port, an unreachable host and an unknown name read
+      // the same: the reason would turn the step into a port and name scanner.
+      const reason = trustedOrigin ? `: ${networkReason(err as Error)}` : '';
       throw new ConnectorError(
         timedOut
-          ? `${def.name} did not answer within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
-          : `Could not reach ${def.name}: ${networkReason(err as Error)}`,
+          ? `${target} did not answer within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
+          : `Could not reach ${target}${reason}`,
         { code: timedOut ? 'timeout' : 'network_error', transient: true },
       );
     }
@@ -310,34 +418,91 @@ export class ConnectorRuntime {
 
 const asProblem = (p: ResponseProblem | undefined) => (typeof p === 'string' ? { message: p } : p);
 
+/** What a credential test found: the account it acts as, or why the provider refused it. */
+export type TestVerdict =
+  | { ok: true; accountLabel?: string }
+  | {
+      ok: false;
+      status?: number;
+      code: string;
+      reason: string;
+      transient: boolean;
+      /** The provider refused the credential itself (not a network or server failure). */
+      authFailure: boolean;
+    };
+
+/** The account label the connector reads from its test answer; a throwing or empty reader gives none. */
+function labelOf(def: ConnectorDefinition, res: HttpResponse): string | undefined {
+  try {
+    const label = def.test?.accountLabel?.(res);
+    return typeof label === 'string' && label.trim() ? label.trim().slice(0, 255) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function lower(h?: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
+/** Refuses a bound credential (`auth.originsField`) for a URL outside the origins it was created for. */
+function checkBinding(def: ConnectorDefinition, cred: CredentialSecrets, url: URL) {
+  const field = def.auth.type === 'apiKey' ? def.auth.originsField : undefined;
+  if (!field) return;
+  let origins: string[];
+  try {
+    origins = parseCredentialOrigins(cred.fields[field] ?? '');
+  } catch {
+    throw new ConnectorError(
+      `This ${def.name} credential names no origins it may be sent to: create it again with "${field}"`,
+      { code: 'credential_origin_mismatch', transient: false },
+    );
+  }
+  if (!origins.includes(url.origin))
+    throw new ConnectorError(
+      `This ${def.name} credential may only be sent to ${origins.join(', ')}, not to ${url.origin}`,
+      { code: 'credential_origin_mismatch', transient: false },
+    );
+}
+
+/** Adds the credential to the request; returns the headers it set (dropped on a cross-origin redirect). */
 function applyAuth(
   def: ConnectorDefinition,
   cred: CredentialSecrets | undefined,
   headers: Record<string, string>,
   url: URL,
-) {
+): string[] {
   const auth = def.auth;
-  if (auth.type === 'none' || !cred) return;
+  if (auth.type === 'none' || !cred) return [];
+  checkBinding(def, cred, url);
+  const set = (name: string, value: string) => {
+    const lower = name.toLowerCase();
+    const problem = requestHeaderProblem(lower, value);
+    if (problem)
+      throw new ConnectorError(`The credential's header ${lower} ${problem}`, {
+        code: 'forbidden_header',
+        transient: false,
+      });
+    headers[lower] = value;
+    return [lower];
+  };
   if (auth.type === 'oauth2') {
     const token = cred.oauth?.accessToken;
-    if (!token) return;
+    if (!token) return [];
     const { name, format } = auth.tokenHeader ?? { name: 'authorization', format: 'Bearer {accessToken}' };
-    headers[name.toLowerCase()] = fill(format, { accessToken: token });
-  } else if (auth.type === 'apiKey') {
+    return set(name, fill(format, { accessToken: token }));
+  }
+  if (auth.type === 'apiKey') {
     const value = fill(auth.format ?? `{${auth.fields[0]?.name ?? 'apiKey'}}`, cred.fields);
     const name = fill(auth.name, cred.fields);
-    if (!value || !name) return;
-    if (auth.in === 'header') headers[name.toLowerCase()] = value;
-    else url.searchParams.set(name, value);
-  } else {
-    const user = fill(auth.username, cred.fields);
-    const pass = fill(auth.password, cred.fields);
-    headers.authorization = `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+    if (!value || !name) return [];
+    if (auth.in === 'header') return set(name, value);
+    url.searchParams.set(name, value);
+    return [];
   }
+  const user = fill(auth.username, cred.fields);
+  const pass = fill(auth.password, cred.fields);
+  return set('authorization', `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`);
 }
 
 function flattenForm(body: unknown, prefix = '', out: [string, string][] = []): [string, string][] {
@@ -356,33 +521,6 @@ function flattenForm(body: unknown, prefix = '', out: [string, string][] = []): 
 }
 
 /** The runtime's transport over an injected `fetch` (tests, or a host that wants its own). */
-async function fetchTransport(f: typeof fetch, req: TransportRequest): Promise<TransportResponse> {
-  const res = await f(req.url, {
-    method: req.method,
-    headers: req.headers,
-    body: req.body,
-    signal: req.signal,
-    redirect: 'follow',
-  });
-  if (Number(res.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-    await res.body?.cancel();
-    throw new ResponseTooLarge(res.status);
-  }
-  // Streamed with a running total, so an oversized body without a length is cut off instead of buffered whole.
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body ?? []) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw new ResponseTooLarge(res.status);
-    chunks.push(chunk);
-  }
-  return {
-    status: res.status,
-    headers: Object.fromEntries(res.headers),
-    text: new TextDecoder().decode(Buffer.concat(chunks)),
-  };
-}
-
 /** JSON when it says or looks so, else the text; an empty body is null. */
 function parseBody(text: string, type = ''): unknown {
   if (text === '') return null;

@@ -1,5 +1,6 @@
 import { AUTH_TYPES, CONNECTOR_CATEGORIES, CredentialField } from '@inlay/contract';
 import { z } from 'zod';
+import { requestHeaderProblem } from './egress/request-headers.ts';
 import type { ConnectorDefinition } from './types.ts';
 
 const fn = z.custom<(...args: any[]) => unknown>((v) => typeof v === 'function', 'must be a function');
@@ -43,6 +44,7 @@ const Auth = z.discriminatedUnion('type', [
     name: z.string().min(1),
     format: z.string().optional(),
     optional: z.boolean().optional(),
+    originsField: z.string().optional(),
   }),
   z.object({
     type: z.literal('basic'),
@@ -85,6 +87,18 @@ export const ConnectorDefinitionSchema = z
     sources: z.record(slug, Source).optional(),
   })
   .superRefine((c, ctx) => {
+    if (c.auth.type === 'apiKey' && c.auth.originsField !== undefined) {
+      const field = c.auth.fields.find((f) => f.name === (c.auth as { originsField: string }).originsField);
+      if (!field || field.secret || !field.required)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['auth', 'originsField'],
+          message: 'must name a required, non-secret credential field',
+        });
+    }
+    for (const name of Object.keys(c.headers ?? {}))
+      if (requestHeaderProblem(name, c.headers![name]!))
+        ctx.addIssue({ code: 'custom', path: ['headers', name], message: 'is a header the transport owns' });
     const ids = new Set<string>();
     c.actions.forEach((a, i) => {
       if (ids.has(a.id))

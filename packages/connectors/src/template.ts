@@ -1,7 +1,7 @@
 /** Fills `{name}` placeholders from `values`; an unknown name is left empty. */
 export function fill(template: string, values: Record<string, string>, encode = false): string {
   return template.replace(/\{([A-Za-z0-9_]+)\}/g, (_, key: string) => {
-    const v = values[key] ?? '';
+    const v = (Object.hasOwn(values, key) ? values[key] : undefined) ?? '';
     return encode ? encodeURIComponent(v) : v;
   });
 }

@@ -64,6 +64,12 @@ export type AuthSpec =
       format?: string;
       /** When true, a step may run without a credential (the `http` built-in). */
       optional?: boolean;
+      /**
+       * Names the (non-secret) field that lists the origins the credential may be sent to, for a connector
+       * whose requests go wherever the caller says (the `http` built-in). Such a credential is refused for
+       * any other origin (`credential_origin_mismatch`) and is never picked for a caller that did not name it.
+       */
+      originsField?: string;
     }
   | {
       type: 'basic';
@@ -108,13 +114,17 @@ export interface Paging {
 export interface OptionSource {
   description: string;
   request: (settings: Record<string, string>, search?: string) => HttpRequestSpec;
-  items: (body: unknown) => unknown[];
+  /** The entries of one page; `req` is the request that fetched it (which parent a nested list belongs to). */
+  items: (body: unknown, req: HttpRequestSpec) => unknown[];
   option: (item: any) => OptionItem;
   paging?: Paging;
 }
 
-/** What `checkResponse` reports: the reason, or the reason and whether a retry may help. */
-export type ResponseProblem = string | { message: string; transient?: boolean };
+/**
+ * What `checkResponse` reports: the reason, or the reason and whether a retry may help; `auth: true` says the
+ * provider refused the credential itself (Slack's `invalid_auth`, `token_revoked`, `token_expired`).
+ */
+export type ResponseProblem = string | { message: string; transient?: boolean; auth?: boolean };
 
 export interface ConnectorDefinition {
   id: string;
@@ -139,8 +149,17 @@ export interface ConnectorDefinition {
   settings?: (fields: Record<string, string>) => Record<string, string>;
   /** Headers every request carries (API version pins, Accept, ...). */
   headers?: Record<string, string>;
-  /** A cheap read that proves a credential works. */
-  test?: { request: (settings: Record<string, string>) => HttpRequestSpec };
+  /** A cheap read that proves a credential works; `accountLabel` names the provider account it belongs to. */
+  test?: {
+    request: (settings: Record<string, string>) => HttpRequestSpec;
+    /** The workspace, login, portal or email the credential acts as, read from the test's answer. */
+    accountLabel?: (res: HttpResponse) => string | undefined;
+  };
+  /**
+   * Marks an answer other than a 401 as a refused credential (a provider that answers 403 for a revoked key).
+   * A 401 always is; so is a `checkResponse` problem with `auth: true`.
+   */
+  authFailure?: (res: HttpResponse) => boolean;
   /**
    * Turns a 2xx that is really an error (Slack's `ok:false`, GraphQL `errors`) into a reason; `transient: true`
    * marks one a retry may cure, such as a GraphQL rate limit answered with HTTP 200 or 400.

@@ -2,7 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EgressPolicy } from '../src/egress/egress-policy.ts';
 import { nodeTransport, ResponseTooLarge } from '../src/node-transport.ts';
+
+// Both test servers listen on loopback, which the policy refuses unless opened.
+const egress = new EgressPolicy({ allow: '127.0.0.1' });
 
 interface Seen {
   method: string;
@@ -64,6 +68,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  egress.close();
   await a?.close();
   await b?.close();
 });
@@ -76,6 +81,7 @@ const get = (url: string, init: { method?: string; body?: string; headers?: Reco
       headers: init.headers ?? {},
       body: init.body,
       signal: AbortSignal.timeout(5_000),
+      egress,
     },
     1024 * 1024,
   );
@@ -143,7 +149,10 @@ describe('nodeTransport', () => {
     const ctl = new AbortController();
     ctl.abort();
     await expect(
-      nodeTransport({ url: new URL(`${a.url}/plain`), method: 'GET', headers: {}, signal: ctl.signal }, 1024),
+      nodeTransport(
+        { url: new URL(`${a.url}/plain`), method: 'GET', headers: {}, signal: ctl.signal, egress },
+        1024,
+      ),
     ).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -8,6 +8,7 @@ import {
   ConnectorRuntime,
   catalog,
   defineAction,
+  EgressPolicy,
   parseRetryAfter,
   REDACTED,
   redact,
@@ -76,6 +77,8 @@ const runtimeFor = (
   env: Record<string, string> = { INLAY_CONNECTOR_ACME_CRM_BASE_URL: provider.url },
 ) => new ConnectorRuntime({ connectors: [def], env });
 const last = () => provider.requests.at(-1)!;
+// The provider fakes listen on loopback, which the egress policy refuses unless it is opened.
+const loopbackOpen = new EgressPolicy({ allow: '127.0.0.1' });
 const oauth = (accessToken: string) => ({ fields: {}, oauth: { accessToken } });
 
 describe('environment overrides', () => {
@@ -131,7 +134,7 @@ describe('named APIs', () => {
     const other = await startProvider({ '*': () => ({ body: { from: 'other' } }) });
     try {
       const def = testConnector({ baseUrl: provider.url, apis: { files: `${other.url}/files/v3` } });
-      const runtime = new ConnectorRuntime({ connectors: [def] });
+      const runtime = new ConnectorRuntime({ connectors: [def], egress: loopbackOpen });
       const res = await runtime.execute(
         'acme-crm',
         'send',
@@ -267,7 +270,7 @@ describe('request encoding', () => {
         ],
       },
     });
-    const runtime = new ConnectorRuntime({ connectors: [def] });
+    const runtime = new ConnectorRuntime({ connectors: [def], egress: loopbackOpen });
     expect(runtime.settings(def, { fields: { tenant: 'acme', apiKey: 'secret-123456' } })).toEqual({
       tenant: 'acme',
     });
@@ -312,6 +315,41 @@ describe('failures', () => {
       'Bearer stale-123456',
       'Bearer fresh-123456',
     ]);
+  });
+
+  it('treats a connector-marked 403 and an auth error in a 2xx like a 401: refresh, retry, then report the refusal', async () => {
+    reply = (req) =>
+      req.headers.authorization === 'Bearer fresh-123456'
+        ? { body: { ok: false, error: 'token_revoked' } }
+        : { status: 403, body: { message: 'revoked' } };
+    const def = testConnector({
+      authFailure: (res) => res.status === 403,
+      checkResponse: (res) => {
+        const b = res.body as { ok?: boolean; error?: string };
+        return b?.ok === false
+          ? { message: b.error ?? 'error', auth: b.error === 'token_revoked' }
+          : undefined;
+      },
+    });
+    const onUnauthorized = vi.fn(async () => oauth('fresh-123456'));
+    const onAuthRefused = vi.fn(async () => true);
+    const err = await runtimeFor(def)
+      .execute('acme-crm', 'send', {}, { credential: oauth('stale-123456'), onUnauthorized, onAuthRefused })
+      .catch((e) => e);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    expect(onAuthRefused).toHaveBeenCalledWith('token_revoked');
+    expect(err).toBeInstanceOf(ConnectorError);
+    expect(err).toMatchObject({ code: 'credential_needs_reconnect', authFailure: true, transient: false });
+    // Not marked (the hook says no): the provider's own failure, flagged as an auth failure, not retried.
+    const kept = await runtimeFor(def)
+      .execute(
+        'acme-crm',
+        'send',
+        {},
+        { credential: oauth('stale-123456'), onAuthRefused: async () => false },
+      )
+      .catch((e) => e);
+    expect(kept).toMatchObject({ code: 'http_error', authFailure: true, transient: false, statusCode: 403 });
   });
 
   it('keeps a token refreshed on one option page for the pages after it', async () => {
@@ -572,7 +610,7 @@ describe('redact', () => {
 });
 
 describe('built-ins', () => {
-  const runtime = () => new ConnectorRuntime({ connectors: catalog });
+  const runtime = () => new ConnectorRuntime({ connectors: catalog, egress: loopbackOpen });
 
   it('http sends the request and returns status, headers and body', async () => {
     reply = (req) => ({
@@ -599,7 +637,11 @@ describe('built-ins', () => {
       'http',
       'request',
       { url: `${provider.url}/me` },
-      { credential: { fields: { headerName: 'Authorization', headerValue: 'Bearer pat-123456' } } },
+      {
+        credential: {
+          fields: { headerName: 'Authorization', headerValue: 'Bearer pat-123456', origins: provider.url },
+        },
+      },
     );
     expect(last()).toMatchObject({ method: 'GET', path: '/me' });
     expect(last().headers.authorization).toBe('Bearer pat-123456');
@@ -669,34 +711,5 @@ describe('built-ins', () => {
         .execute('delay', 'wait', { ms: -1 })
         .catch((e) => e.code),
     ).toBe('invalid_input');
-  });
-});
-
-describe('an injected fetch', () => {
-  it('carries the requests instead of node:http, with the same parsing and errors', async () => {
-    const calls: string[] = [];
-    const recording: typeof fetch = (input, init) => {
-      calls.push(`${init?.method} ${String(input)}`);
-      return fetch(input, init);
-    };
-    const runtime = new ConnectorRuntime({
-      connectors: [testConnector()],
-      env: { INLAY_CONNECTOR_ACME_CRM_BASE_URL: provider.url },
-      fetch: recording,
-    });
-    reply = () => ({ body: { via: 'fetch' } });
-    const res = await runtime.execute(
-      'acme-crm',
-      'send',
-      { method: 'POST', body: { a: 1 } },
-      { credential: oauth('t') },
-    );
-    expect(res).toEqual({ output: { via: 'fetch' }, statusCode: 200 });
-    expect(calls).toEqual([`POST ${provider.url}/thing`]);
-    expect(last()).toMatchObject({ method: 'POST', body: { a: 1 } });
-    expect(last().headers.authorization).toBe('Bearer t');
-    reply = () => ({ status: 503, body: { message: 'down' } });
-    const err = await runtime.execute('acme-crm', 'send', {}, { credential: oauth('t') }).catch((e) => e);
-    expect(err).toMatchObject({ code: 'http_error', transient: true, statusCode: 503 });
   });
 });

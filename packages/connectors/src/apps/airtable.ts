@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { path, withQuery } from './helpers.ts';
+import { bodyLabel, path, withQuery } from './helpers.ts';
 
 const baseId = z
   .string()
@@ -41,7 +41,7 @@ export const airtable: ConnectorDefinition = {
     pkce: true,
     tokenAuth: 'basic',
   },
-  test: { request: () => ({ method: 'GET', path: '/meta/whoami' }) },
+  test: { request: () => ({ method: 'GET', path: '/meta/whoami' }), accountLabel: bodyLabel('email', 'id') },
   actions: [
     defineAction({
       id: 'create_record',

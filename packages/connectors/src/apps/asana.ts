@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { path, withQuery } from './helpers.ts';
+import { bodyLabel, path, withQuery } from './helpers.ts';
 
 const gid = (what: string) =>
   z
@@ -50,7 +50,10 @@ export const asana: ConnectorDefinition = {
     scopes: ['tasks:read', 'tasks:write', 'stories:write', 'workspaces:read', 'users:read'],
     pkce: true,
   },
-  test: { request: () => ({ method: 'GET', path: '/users/me', query: { opt_fields: 'name,email' } }) },
+  test: {
+    request: () => ({ method: 'GET', path: '/users/me', query: { opt_fields: 'name,email' } }),
+    accountLabel: bodyLabel('data.email', 'data.name'),
+  },
   actions: [
     defineAction({
       id: 'create_task',

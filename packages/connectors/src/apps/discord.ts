@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { path, withQuery } from './helpers.ts';
+import { bodyLabel, path, withQuery } from './helpers.ts';
 
 const snowflake = (what: string) =>
   z
@@ -63,7 +63,7 @@ export const discord: ConnectorDefinition = {
       },
     ],
   },
-  test: { request: () => ({ method: 'GET', path: '/users/@me' }) },
+  test: { request: () => ({ method: 'GET', path: '/users/@me' }), accountLabel: bodyLabel('username') },
   actions: [
     defineAction({
       id: 'send_message',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
-import { joinMessages, linkNext, nextFromUrl, path } from './helpers.ts';
+import { bodyLabel, joinMessages, linkHeaderNext, path } from './helpers.ts';
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
@@ -66,7 +66,7 @@ export const github: ConnectorDefinition = {
     scopes: ['repo', 'read:user'],
     pkce: false,
   },
-  test: { request: () => ({ method: 'GET', path: '/user' }) },
+  test: { request: () => ({ method: 'GET', path: '/user' }), accountLabel: bodyLabel('login') },
   // 422s say "Validation Failed" and put the useful part in `errors`.
   errorMessage: (res: HttpResponse) => {
     const b = res.body as {
@@ -161,7 +161,7 @@ export const github: ConnectorDefinition = {
       items: (body) =>
         (body as { permissions?: { push?: boolean } }[]).filter((r) => r.permissions?.push !== false),
       option: (r: { full_name: string }) => ({ value: r.full_name, label: r.full_name }),
-      paging: { next: (res, req) => nextFromUrl(req, linkNext(res)) },
+      paging: { next: linkHeaderNext },
     },
   },
 };

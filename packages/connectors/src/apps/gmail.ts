@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
 import { googleOAuth } from './google.ts';
-import { noNewlines, path } from './helpers.ts';
-
-const addresses = z.array(z.email()).max(100);
+import { bodyLabel, emailEnvelope, path } from './helpers.ts';
 
 /** RFC 2047 encoded-word, so a subject may hold any Unicode. */
 const encodeHeader = (v: string) =>
@@ -69,7 +67,10 @@ export const gmail: ConnectorDefinition = {
     ...googleOAuth,
     scopes: ['https://www.googleapis.com/auth/gmail.send', 'https://www.googleapis.com/auth/gmail.readonly'],
   },
-  test: { request: () => ({ method: 'GET', path: '/users/me/profile' }) },
+  test: {
+    request: () => ({ method: 'GET', path: '/users/me/profile' }),
+    accountLabel: bodyLabel('emailAddress'),
+  },
   actions: [
     defineAction({
       id: 'send_email',
@@ -77,13 +78,8 @@ export const gmail: ConnectorDefinition = {
       description: 'Sends an email as the connected account (POST /users/me/messages/send).',
       kind: 'write',
       input: z.object({
-        to: addresses.min(1).describe('Recipient addresses'),
-        cc: addresses.optional().describe('Copy addresses'),
-        bcc: addresses.optional().describe('Blind-copy addresses'),
-        replyTo: z.email().optional().describe('Reply-To address'),
-        subject: z.string().max(998).refine(noNewlines, 'must be one line').describe('Subject'),
+        ...emailEnvelope(100),
         body: z.string().max(5_000_000).describe('Message text'),
-        html: z.boolean().default(false).describe('Send the body as HTML'),
         threadId: z.string().optional().describe('Add the message to this thread'),
       }),
       request: ({ threadId, ...message }) => ({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { googleOAuth } from './google.ts';
-import { path, withQuery } from './helpers.ts';
+import { driveFileSource, googleOAuth } from './google.ts';
+import { bodyLabel, path } from './helpers.ts';
 
 const spreadsheetId = z
   .string()
@@ -51,6 +51,7 @@ export const googleSheets: ConnectorDefinition = {
       path: '/about',
       query: { fields: 'user(displayName,emailAddress)' },
     }),
+    accountLabel: bodyLabel('user.emailAddress', 'user.displayName'),
   },
   actions: [
     defineAction({
@@ -126,33 +127,10 @@ export const googleSheets: ConnectorDefinition = {
     }),
   ],
   sources: {
-    spreadsheets: {
+    spreadsheets: driveFileSource({
       description: 'Spreadsheets in Google Drive, most recently changed first',
-      request: (_settings, search) => ({
-        api: 'drive',
-        method: 'GET',
-        path: '/files',
-        query: {
-          q: [
-            "mimeType = 'application/vnd.google-apps.spreadsheet'",
-            'trashed = false',
-            ...(search ? [`name contains '${search.replace(/[\\']/g, '\\$&')}'`] : []),
-          ].join(' and '),
-          fields: 'nextPageToken, files(id, name)',
-          orderBy: 'modifiedTime desc',
-          pageSize: 100,
-          includeItemsFromAllDrives: true,
-          supportsAllDrives: true,
-        },
-      }),
-      items: (body) => (body as { files?: unknown[] }).files ?? [],
-      option: (f: { id: string; name: string }) => ({ value: f.id, label: f.name }),
-      paging: {
-        next: (res, req) => {
-          const token = (res.body as { nextPageToken?: string }).nextPageToken;
-          return token ? withQuery(req, { pageToken: token }) : undefined;
-        },
-      },
-    },
+      mimeType: 'application/vnd.google-apps.spreadsheet',
+      api: 'drive',
+    }),
   },
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
-import { path, withQuery } from './helpers.ts';
+import { bodyLabel, path, withQuery } from './helpers.ts';
 
 interface CrmObject {
   id: string;
@@ -49,7 +49,13 @@ export const hubspot: ConnectorDefinition = {
     ],
     pkce: false,
   },
-  test: { request: () => ({ method: 'GET', path: '/account-info/v3/details' }) },
+  test: {
+    request: () => ({ method: 'GET', path: '/account-info/v3/details' }),
+    accountLabel: (res) => {
+      const id = bodyLabel('portalId')(res);
+      return id ? `Portal ${id}` : undefined;
+    },
+  },
   actions: [
     defineAction({
       id: 'create_contact',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
+import { bodyLabel } from './helpers.ts';
 
 interface Contact {
   id: string;
@@ -43,7 +44,7 @@ export const intercom: ConnectorDefinition = {
     scopes: [],
     pkce: false,
   },
-  test: { request: () => ({ method: 'GET', path: '/me' }) },
+  test: { request: () => ({ method: 'GET', path: '/me' }), accountLabel: bodyLabel('app.name', 'email') },
   actions: [
     defineAction({
       id: 'create_contact',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { joinMessages, path, withQuery } from './helpers.ts';
+import { bodyLabel, joinMessages, path, withQuery } from './helpers.ts';
 
 const issueKey = z
   .string()
@@ -102,7 +102,10 @@ export const jira: ConnectorDefinition = {
       },
     ],
   },
-  test: { request: () => ({ method: 'GET', path: '/myself' }) },
+  test: {
+    request: () => ({ method: 'GET', path: '/myself' }),
+    accountLabel: bodyLabel('emailAddress', 'displayName'),
+  },
   // {"errorMessages": [...], "errors": {"summary": "You must specify a summary of the issue."}}
   errorMessage: (res) => {
     const b = res.body as { errorMessages?: string[]; errors?: Record<string, string> } | null;

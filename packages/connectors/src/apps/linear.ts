@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
-import { graphql, graphqlError } from './helpers.ts';
+import { bodyLabel, graphql, graphqlError } from './helpers.ts';
 
 const ISSUE_FIELDS =
   'id identifier title description url priority createdAt state { name } assignee { id name } team { id key }';
@@ -32,7 +32,10 @@ export const linear: ConnectorDefinition = {
     scopeSeparator: ',',
     pkce: true,
   },
-  test: { request: () => graphql('query Viewer { viewer { id name email } }') },
+  test: {
+    request: () => graphql('query Viewer { viewer { id name email } }'),
+    accountLabel: bodyLabel('data.viewer.email', 'data.viewer.name'),
+  },
   // Errors come with HTTP 200 or 400; RATELIMITED is worth a retry.
   checkResponse: (res) => graphqlError(res, 'RATELIMITED'),
   actions: [

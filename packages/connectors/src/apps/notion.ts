@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { path, withBody } from './helpers.ts';
+import { bodyLabel, path, withBody } from './helpers.ts';
 
 const notionId = (what: string) =>
   z
@@ -102,7 +102,10 @@ export const notion: ConnectorDefinition = {
     tokenAuth: 'basic',
     authorizeParams: { owner: 'user' },
   },
-  test: { request: () => ({ method: 'GET', path: '/users/me' }) },
+  test: {
+    request: () => ({ method: 'GET', path: '/users/me' }),
+    accountLabel: bodyLabel('bot.workspace_name', 'name'),
+  },
   actions: [
     defineAction({
       id: 'create_database_item',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { joinMessages, path } from './helpers.ts';
+import { bodyLabel, joinMessages, path } from './helpers.ts';
 
 const API = '/services/data/v62.0';
 
@@ -62,7 +62,10 @@ export const salesforce: ConnectorDefinition = {
       },
     ],
   },
-  test: { request: () => ({ method: 'GET', path: '/services/oauth2/userinfo' }) },
+  test: {
+    request: () => ({ method: 'GET', path: '/services/oauth2/userinfo' }),
+    accountLabel: bodyLabel('preferred_username', 'email'),
+  },
   // REST errors are a bare array: [{"message": "...", "errorCode": "..."}].
   errorMessage: (res) =>
     Array.isArray(res.body)

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
-import { graphql, graphqlError, joinMessages } from './helpers.ts';
+import { bodyLabel, graphql, graphqlError, joinMessages } from './helpers.ts';
 
 const GRAPHQL = '/graphql.json';
 
@@ -76,7 +76,10 @@ export const shopify: ConnectorDefinition = {
       },
     ],
   },
-  test: { request: () => graphql('query Shop { shop { name myshopifyDomain } }', {}, GRAPHQL) },
+  test: {
+    request: () => graphql('query Shop { shop { name myshopifyDomain } }', {}, GRAPHQL),
+    accountLabel: bodyLabel('data.shop.myshopifyDomain', 'data.shop.name'),
+  },
   // Throttling is an HTTP 200 with a THROTTLED error: transient, so the engine retries.
   checkResponse: (res) => graphqlError(res, 'THROTTLED') ?? userErrors(res),
   // A rejected token is `{"errors":"[API] Invalid API key or access token ..."}`: a string, not a list.

@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
+import { bodyLabel } from './helpers.ts';
 
 const nextCursor = (res: HttpResponse) =>
   (res.body as { response_metadata?: { next_cursor?: string } })?.response_metadata?.next_cursor || undefined;
+
+/** Errors that mean the token itself is refused: refresh it, else the user reconnects. */
+const SLACK_AUTH_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'token_revoked',
+  'token_expired',
+  'account_inactive',
+]);
 
 /** Slack Web API: https://api.slack.com/methods */
 export const slack: ConnectorDefinition = {
@@ -22,11 +32,14 @@ export const slack: ConnectorDefinition = {
     scopeSeparator: ',',
     pkce: false,
   },
-  test: { request: () => ({ method: 'POST', path: '/auth.test' }) },
+  test: { request: () => ({ method: 'POST', path: '/auth.test' }), accountLabel: bodyLabel('team', 'user') },
   // Slack answers HTTP 200 with `ok:false` for most failures.
   checkResponse: (res) => {
     const b = res.body as { ok?: boolean; error?: string } | null;
-    return b && b.ok === false ? (b.error ?? 'Slack reported an error') : undefined;
+    if (!b) return undefined;
+    if (b.ok !== false) return undefined;
+    const error = b.error ?? 'Slack reported an error';
+    return SLACK_AUTH_ERRORS.has(error) ? { message: error, auth: true } : error;
   },
   actions: [
     {

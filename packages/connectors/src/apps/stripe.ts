@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { withQuery } from './helpers.ts';
+import { bodyLabel, withQuery } from './helpers.ts';
 
 const ZERO_DECIMAL = new Set('bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' '));
 
@@ -75,7 +75,10 @@ export const stripe: ConnectorDefinition = {
       },
     ],
   },
-  test: { request: () => ({ method: 'GET', path: '/balance' }) },
+  test: {
+    request: () => ({ method: 'GET', path: '/account' }),
+    accountLabel: bodyLabel('settings.dashboard.display_name', 'business_profile.name', 'email', 'id'),
+  },
   actions: [
     defineAction({
       id: 'create_customer',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { path } from './helpers.ts';
+import { bodyLabel, path } from './helpers.ts';
 
 const account = (settings: Record<string, string>) => path`/2010-04-01/Accounts/${settings.accountSid ?? ''}`;
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number such as +14155550123');
@@ -73,7 +73,10 @@ export const twilio: ConnectorDefinition = {
       { name: 'authToken', label: 'Auth token', type: 'password', required: true, secret: true },
     ],
   },
-  test: { request: (settings) => ({ method: 'GET', path: `${account(settings)}.json` }) },
+  test: {
+    request: (settings) => ({ method: 'GET', path: `${account(settings)}.json` }),
+    accountLabel: bodyLabel('friendly_name', 'sid'),
+  },
   actions: [
     defineAction({
       id: 'send_sms',

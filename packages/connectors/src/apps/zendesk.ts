@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
-import { joinMessages, path, withQuery } from './helpers.ts';
+import { bodyLabel, joinMessages, path, withQuery } from './helpers.ts';
 
 const ticketId = z.number().int().positive().describe('Ticket number');
 
@@ -84,7 +84,10 @@ export const zendesk: ConnectorDefinition = {
       },
     ],
   },
-  test: { request: () => ({ method: 'GET', path: '/users/me.json' }) },
+  test: {
+    request: () => ({ method: 'GET', path: '/users/me.json' }),
+    accountLabel: bodyLabel('user.email', 'user.name'),
+  },
   errorMessage: zendeskError,
   actions: [
     defineAction({

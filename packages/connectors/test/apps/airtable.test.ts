@@ -20,6 +20,7 @@ connectorSuite({
       status: 401,
       body: { error: { type: 'AUTHENTICATION_REQUIRED', message: 'Authentication required' } },
     },
+    label: 'usrABC123',
     reason: '401: Authentication required',
   },
   actions: [

@@ -34,6 +34,7 @@ connectorSuite({
     request: { method: 'GET', path: '/users/me', query: { opt_fields: 'name,email' } },
     ok: { body: { data: { gid: '1204170939218720', name: 'Ada', email: 'ada@acme.test' } } },
     rejected: { status: 401, body: { errors: [{ message: 'Not Authorized' }] } },
+    label: 'ada@acme.test',
     reason: '401: Not Authorized',
   },
   actions: [

@@ -30,6 +30,7 @@ connectorSuite({
     request: { method: 'GET', path: '/users/@me' },
     ok: { body: { id: '1185963456789012345', username: 'Inlay', bot: true } },
     rejected: { status: 401, body: { message: '401: Unauthorized', code: 0 } },
+    label: 'Inlay',
     reason: '401: 401: Unauthorized',
   },
   actions: [

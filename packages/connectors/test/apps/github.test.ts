@@ -45,6 +45,7 @@ connectorSuite({
       status: 401,
       body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' },
     },
+    label: 'ada',
     reason: '401: Bad credentials',
   },
   actions: [

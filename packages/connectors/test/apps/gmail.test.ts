@@ -30,6 +30,7 @@ connectorSuite({
       status: 401,
       body: { error: { code: 401, message: 'Invalid Credentials', status: 'UNAUTHENTICATED' } },
     },
+    label: 'ada@acme.test',
     reason: '401: Invalid Credentials',
   },
   actions: [

@@ -34,6 +34,7 @@ connectorSuite({
         },
       },
     },
+    label: 'ada@acme.test',
     reason: '401: Request had invalid authentication credentials.',
   },
   actions: [

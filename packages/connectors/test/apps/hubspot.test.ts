@@ -30,6 +30,7 @@ connectorSuite({
         category: 'INVALID_AUTHENTICATION',
       },
     },
+    label: 'Portal 4455667',
     reason: '401: Authentication credentials not found.',
   },
   actions: [

@@ -41,6 +41,7 @@ connectorSuite({
         errors: [{ code: 'unauthorized', message: 'Access Token Invalid' }],
       },
     },
+    label: 'ada@acme.test',
     reason: '401: Access Token Invalid',
   },
   actions: [

@@ -50,6 +50,7 @@ connectorSuite({
       status: 401,
       body: { errorMessages: ['Client must be authenticated to access this resource.'], errors: {} },
     },
+    label: 'ada@acme.test',
     reason: '401: Client must be authenticated to access this resource.',
   },
   actions: [

@@ -41,6 +41,7 @@ connectorSuite({
         ],
       },
     },
+    label: 'ada@acme.test',
     reason: '400: You need to authenticate to access this operation.',
   },
   actions: [

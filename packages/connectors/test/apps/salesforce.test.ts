@@ -17,6 +17,7 @@ connectorSuite({
       status: 401,
       body: [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }],
     },
+    label: 'ada@acme.test',
     reason: '401: INVALID_SESSION_ID: Session expired or invalid',
   },
   actions: [

@@ -23,6 +23,7 @@ connectorSuite({
       status: 401,
       body: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' },
     },
+    label: 'acme-store.myshopify.com',
     reason: '401: [API] Invalid API key or access token',
   },
   actions: [

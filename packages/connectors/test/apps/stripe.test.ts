@@ -28,8 +28,8 @@ connectorSuite({
   auth: { header: 'authorization', value: `Bearer ${apiKey}` },
   headers: { 'stripe-version': '2024-06-20' },
   test: {
-    request: { method: 'GET', path: '/balance' },
-    ok: { body: { object: 'balance', available: [{ amount: 0, currency: 'usd' }] } },
+    request: { method: 'GET', path: '/account' },
+    ok: { body: { id: 'acct_1', object: 'account', settings: { dashboard: { display_name: 'Acme Inc' } } } },
     rejected: {
       status: 401,
       body: {
@@ -39,6 +39,7 @@ connectorSuite({
         },
       },
     },
+    label: 'Acme Inc',
     reason: '401: Invalid API Key provided: rk_test_********oked',
   },
   actions: [

@@ -52,6 +52,7 @@ connectorSuite({
         status: 401,
       },
     },
+    label: 'Acme',
     reason: '401: Authenticate',
   },
   actions: [

@@ -42,6 +42,7 @@ connectorSuite({
     request: { method: 'GET', path: '/users/me.json' },
     ok: { body: { user: { id: 1, email: 'agent@acme.test', role: 'agent' } } },
     rejected: { status: 401, body: { error: "Couldn't authenticate you" } },
+    label: 'agent@acme.test',
     reason: "401: Couldn't authenticate you",
   },
   actions: [

@@ -26,6 +26,8 @@ export interface ActionCase {
   input: unknown;
   reply: Reply;
   request: Expected;
+  /** Requests the action sends after the first one (multi-call handlers), in order. */
+  followUps?: { request: Expected; reply: Reply }[];
   output: unknown;
 }
 
@@ -54,7 +56,14 @@ export interface ConnectorSuite {
   auth: { header: string; value: string };
   /** Headers every request must carry (API version pins). */
   headers?: Record<string, string>;
-  test: { request: Expected; ok: Reply; rejected: Reply; reason: string };
+  test: {
+    request: Expected;
+    ok: Reply;
+    rejected: Reply;
+    reason: string;
+    /** The account label the connector reads from `ok`. */
+    label?: string;
+  };
   actions: ActionCase[];
   sources: SourceCase[];
   errors?: ErrorCase[];
@@ -131,11 +140,13 @@ export function connectorSuite(suite: ConnectorSuite) {
 
     for (const c of suite.actions) {
       it(`${c.action}: ${c.name}`, async () => {
-        const { result, sent } = await exchange([c.reply], () =>
+        const later = c.followUps ?? [];
+        const { result, sent } = await exchange([c.reply, ...later.map((t) => t.reply)], () =>
           runtime.execute(suite.id, c.action, c.input, { credential: suite.credential }),
         );
-        expect(sent).toHaveLength(1);
+        expect(sent).toHaveLength(1 + later.length);
         expectRequest(sent[0], c.request);
+        for (const [i, t] of later.entries()) expectRequest(sent[i + 1], t.request);
         expect(result.output).toEqual(c.output);
         const text = JSON.stringify(result.output) ?? '';
         for (const secret of secrets(suite.id, suite.credential)) expect(text).not.toContain(secret);
@@ -162,7 +173,10 @@ export function connectorSuite(suite: ConnectorSuite) {
           : suite.test.rejected;
       try {
         const good = await exchange([], () => runtime.test(suite.id, suite.credential));
-        expect(good.result).toEqual({ ok: true });
+        expect(good.result).toEqual({
+          ok: true,
+          ...(suite.test.label ? { accountLabel: suite.test.label } : {}),
+        });
         expectRequest(good.sent[0], suite.test.request);
         const bad = await exchange([], () => runtime.test(suite.id, suite.badCredential));
         expect(bad.result).toMatchObject({ ok: false, transient: false });
@@ -188,3 +202,10 @@ export function connectorSuite(suite: ConnectorSuite) {
     }
   });
 }
+
+/** Credential, a revoked one, and the header of an OAuth connector that sends `Authorization: Bearer {token}`. */
+export const bearer = (accessToken: string, refreshToken?: string) => ({
+  credential: { fields: {}, oauth: { accessToken, ...(refreshToken && { refreshToken }) } },
+  badCredential: { fields: {}, oauth: { accessToken: `${accessToken.slice(0, 8)}-revoked` } },
+  auth: { header: 'authorization', value: `Bearer ${accessToken}` },
+});
