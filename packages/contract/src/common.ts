@@ -18,6 +18,10 @@ export const LIMITS = {
   logPageMax: 30,
 } as const;
 
+/** The files `GET /docs` loads from the service itself (Swagger UI and its start-up script). */
+export const DOCS_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js'] as const;
+export type DocsAsset = (typeof DOCS_ASSETS)[number];
+
 export const Uuid = z.uuid();
 export const IsoDateTime = z.iso.datetime({ precision: 3 }).meta({
   description: 'ISO 8601 UTC timestamp with milliseconds',
@@ -27,6 +31,26 @@ export const Name = z.string().trim().min(1).max(LIMITS.name);
 export const Text = z.string().max(LIMITS.text);
 /** A user id (UUID) or a username, as the seed accepts everywhere a user is named. */
 export const UserRef = z.string().trim().min(1).max(LIMITS.id).meta({ description: 'User id or username' });
+/**
+ * An integer query parameter between `min` and `max` (default `dflt`). Query strings are text, so it parses
+ * the text itself; the OpenAPI document shows the integer it stands for.
+ */
+export const intQuery = (name: string, min: number, max: number, dflt: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const n = v === undefined || v === '' ? dflt : /^\d+$/.test(v) ? Number(v) : Number.NaN;
+      if (Number.isInteger(n) && n >= min && n <= max) return n;
+      const message = `${name} must be an integer between ${min} and ${max}`;
+      // The issue codes name the rule that failed (`type`, `min`, `max` in the problem body).
+      if (Number.isNaN(n)) ctx.addIssue({ code: 'invalid_type', expected: 'int', input: v, message });
+      else if (n < min) ctx.addIssue({ code: 'too_small', origin: 'int', minimum: min, input: n, message });
+      else ctx.addIssue({ code: 'too_big', origin: 'int', maximum: max, input: n, message });
+      return z.NEVER;
+    })
+    .meta({ override: { type: 'integer', minimum: min, maximum: max, default: dflt } });
+
 export const JsonObject = z.record(z.string(), z.unknown());
 
 export const MessageResponse = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });

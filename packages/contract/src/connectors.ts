@@ -32,11 +32,12 @@ export const CredentialField = z
   .meta({ id: 'CredentialField' });
 export type CredentialField = z.infer<typeof CredentialField>;
 
-/** A connector as a workflow lists it: the seed's shape. */
+/** A connector as a workflow lists it: the seed's Connector, `{connectorName, connectorId, connector, icon}`. */
 export const WorkflowConnector = z
   .object({
+    connectorName: z.string().meta({ description: 'Display name', example: 'Slack' }),
     connectorId: Uuid.meta({ description: "The connector's stable UUID" }),
-    name: z.string(),
+    connector: z.string().meta({ description: 'Machine name of the connector', example: 'slack' }),
     icon: z.url().meta({ description: 'Absolute URL of the icon' }),
   })
   .meta({ id: 'WorkflowConnector' });

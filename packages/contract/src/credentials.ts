@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { IsoDateTime, LIMITS, UserRef, Uuid } from './common.ts';
 import { AUTH_TYPES } from './connectors.ts';
 
-export const CREDENTIAL_STATUSES = ['pending', 'connected', 'failed', 'expired'] as const;
+/**
+ * `needs_reconnect`: the provider refuses the credential (a revoked token, a refresh that failed with
+ * `invalid_grant`, a changed API key); reconnecting it in place keeps its id and its installations.
+ */
+export const CREDENTIAL_STATUSES = ['pending', 'connected', 'needs_reconnect', 'failed'] as const;
 export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
 
 /** A credential as the API shows it: never the secret. */
@@ -15,6 +19,15 @@ export const Credential = z
     type: z.enum(AUTH_TYPES),
     status: z.enum(CREDENTIAL_STATUSES),
     statusReason: z.string().nullable(),
+    statusChangedAt: IsoDateTime.meta({ description: 'Additive. When `status` last changed' }),
+    accountLabel: z.string().optional().meta({
+      description:
+        "Additive. The provider account (Slack workspace, GitHub login, Google email...), read by the connector's test request on connect and reconnect; absent when the provider exposes none",
+    }),
+    allowedOrigins: z.array(z.string()).optional().meta({
+      description:
+        'Additive. For a bound credential (`http`): the only origins it is ever sent to, fixed when it was created',
+    }),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
   })
@@ -61,6 +74,10 @@ export const CreateOAuthCredentialBody = z
       .refine((d) => Object.keys(d).length <= 20, { message: 'at most 20 fields' })
       .optional()
       .meta({ description: 'Non-secret connector fields needed before consent, e.g. `{"shop": "acme"}`' }),
+    credentialId: Uuid.optional().meta({
+      description:
+        'Additive. Reconnect this existing credential in place: the same id (and every installation using it) gets the new tokens',
+    }),
   })
   .strict()
   .meta({ id: 'CreateOAuthCredentialBody' });
@@ -84,3 +101,36 @@ export const OAuthMessage = z.object({
   reason: z.string().optional(),
 });
 export type OAuthMessage = z.infer<typeof OAuthMessage>;
+
+/** `PUT /credentials/{id}`: new secrets for an API-key or basic credential, stored only once they pass the test. */
+export const ReplaceCredentialBody = z
+  .object({
+    userId: UserRef.optional(),
+    data: z
+      .record(z.string().max(64), z.string().max(LIMITS.text))
+      .refine((d) => Object.keys(d).length <= 20, { message: 'at most 20 fields' }),
+  })
+  .strict()
+  .meta({ id: 'ReplaceCredentialBody' });
+export type ReplaceCredentialBody = z.infer<typeof ReplaceCredentialBody>;
+
+/** `PATCH /credentials/{id}`: rename. */
+export const UpdateCredentialBody = z
+  .object({
+    userId: UserRef.optional(),
+    label: z.string().trim().min(1).max(LIMITS.name),
+  })
+  .strict()
+  .meta({ id: 'UpdateCredentialBody' });
+export type UpdateCredentialBody = z.infer<typeof UpdateCredentialBody>;
+
+export const DeleteCredentialQuery = z.object({
+  userId: UserRef.optional(),
+  detach: z.enum(['true', 'false']).optional().meta({
+    description:
+      'Delete even when installations use the credential: they lose it and their runs fail with `credential_missing` until one is chosen again',
+  }),
+});
+
+/** The 409 of `DELETE /credentials/{id}` without `detach`: which installations use it. */
+export const CredentialInUse = z.object({ installationIds: z.array(Uuid) });

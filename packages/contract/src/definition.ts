@@ -76,6 +76,10 @@ export type ConfigField = z.infer<typeof ConfigField>;
 export const WorkflowDefinition = z
   .object({
     trigger: Trigger,
+    summary: z.string().trim().min(1).max(LIMITS.text).optional().meta({
+      description:
+        'Additive: a one-line summary of a run for its log, a `{{ }}` template over `{trigger}`, e.g. `"Deal {{ trigger.name }}"`',
+    }),
     steps: z.array(Step).min(1).max(LIMITS.steps),
     config: z.array(ConfigField).max(LIMITS.configFields).default([]),
   })

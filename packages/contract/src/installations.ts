@@ -23,7 +23,12 @@ export const Field = z
 export type Field = z.infer<typeof Field>;
 
 export const FormData = z
-  .object({ workflowId: Uuid, app: z.string(), blockId: z.string(), fields: z.array(Field) })
+  .object({
+    workflowId: Uuid,
+    app: z.string().meta({ description: 'Machine name of the connector the block configures' }),
+    blockId: Uuid.meta({ description: 'The step of the workflow definition these fields configure' }),
+    fields: z.array(Field),
+  })
   .meta({ id: 'FormData' });
 export type FormData = z.infer<typeof FormData>;
 

@@ -1,27 +1,71 @@
 import { z } from 'zod';
-import { IsoDateTime, LIMITS, UserRef, Uuid } from './common.ts';
+import { IsoDateTime, intQuery, LIMITS, UserRef, Uuid } from './common.ts';
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
-/** One output item of a step, as the seed logs it. */
+/**
+ * One output item of a step, as the seed logs it: `json` is an object or null. An array output is one item
+ * per element; a value that is not an object is held as `{"value": …}`.
+ */
 export const OutputItem = z
-  .object({ id: Uuid, json: z.unknown(), statusCode: z.number().int().optional() })
+  .object({
+    id: Uuid,
+    json: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'The JSON output (object or null)' }),
+    statusCode: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "The provider's HTTP status, when there was one" }),
+  })
   .meta({ id: 'OutputItem' });
 export type OutputItem = z.infer<typeof OutputItem>;
 
+/**
+ * Stable codes a failed step may carry (others may appear; a client should treat an unknown code as a
+ * generic failure). The expression codes: JSONata that failed (`expression_error`), ran past the step's
+ * timeout (`expression_timeout`) or past the expression memory budget (`expression_memory`).
+ */
+export const STEP_ERROR_CODES = [
+  'timeout',
+  'invalid_input',
+  'invalid_expression',
+  'expression_error',
+  'expression_timeout',
+  'expression_memory',
+  'egress_denied',
+  'provider_error',
+  'response_too_large',
+  'step_error',
+] as const;
+export type StepErrorCode = (typeof STEP_ERROR_CODES)[number];
+
 export const StepError = z
-  .object({ message: z.string(), code: z.string().optional(), statusCode: z.number().int().optional() })
+  .object({
+    message: z.string(),
+    code: z
+      .string()
+      .optional()
+      .meta({ description: `A stable code, e.g. ${STEP_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}` }),
+    statusCode: z.number().int().optional(),
+  })
   .meta({ id: 'StepError' });
 export type StepError = z.infer<typeof StepError>;
 
 export const Result = z
   .object({
     startedAt: IsoDateTime,
-    stoppedAt: IsoDateTime.nullable(),
+    stoppedAt: IsoDateTime.optional().meta({ description: 'Absent until the step stops' }),
     connectorId: Uuid,
     data: z.array(z.array(OutputItem)),
     stepId: z.string().optional().meta({ description: 'Additive: the step of the definition' }),
+    name: z
+      .string()
+      .optional()
+      .meta({ description: "Additive: the step's name in the definition, when it has one" }),
     connector: z.string().optional().meta({ description: 'Additive: the connector slug' }),
     action: z.string().optional(),
     status: z.enum(['succeeded', 'failed']).optional(),
@@ -32,14 +76,36 @@ export const Result = z
   .meta({ id: 'Result' });
 export type Result = z.infer<typeof Result>;
 
-export const Input = z.object({ connectorId: Uuid, data: z.unknown() }).meta({ id: 'Input' });
+export const Input = z
+  .object({
+    connectorId: Uuid,
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The input given to the connector' }),
+  })
+  .meta({ id: 'Input' });
 export type Input = z.infer<typeof Input>;
+
+export const RUN_TRIGGER_TYPES = ['manual', 'event', 'webhook', 'schedule', 'action'] as const;
+export type RunTriggerType = (typeof RUN_TRIGGER_TYPES)[number];
+
+/** What started a run (additive). */
+export const RunTrigger = z
+  .object({
+    type: z
+      .enum(RUN_TRIGGER_TYPES)
+      .meta({ description: '`action`: one connector action run by an agent (MCP)' }),
+    event: z.string().optional().meta({ description: 'The event name, for `event` runs' }),
+    data: z.unknown().meta({
+      description: 'The data the run started with: `/run/*` data, a webhook body, a schedule tick',
+    }),
+  })
+  .meta({ id: 'RunTrigger' });
+export type RunTrigger = z.infer<typeof RunTrigger>;
 
 export const LogEntry = z
   .object({
     executionId: Uuid,
     startedAt: IsoDateTime,
-    stoppedAt: IsoDateTime.nullable(),
+    stoppedAt: IsoDateTime.optional().meta({ description: 'Absent until the execution stops' }),
     finished: z.boolean(),
     results: z.array(Result),
     inputs: z.array(Input),
@@ -48,32 +114,36 @@ export const LogEntry = z
     rerunOf: Uuid.nullable().meta({ description: 'Additive: the execution this one re-ran' }),
     workflowId: Uuid.meta({ description: 'Additive' }),
     version: z.number().int().meta({ description: 'Additive: the workflow version that ran' }),
+    trigger: RunTrigger.meta({ description: 'Additive: what started the run' }),
+    summary: z.string().nullable().meta({
+      description:
+        "Additive: the definition's `summary` evaluated over the trigger data; null when it declares none",
+    }),
+    reruns: z.array(Uuid).meta({ description: 'Additive: executions that re-ran this one, oldest first' }),
   })
   .meta({ id: 'LogEntry' });
 export type LogEntry = z.infer<typeof LogEntry>;
 
-const intParam = (name: string, min: number, max: number, dflt: number) =>
-  z
+export const LogsQuery = z.object({
+  userId: UserRef.optional(),
+  page: intQuery('page', 1, 1_000_000, 1),
+  limit: intQuery('limit', 1, LIMITS.logPageMax, 10),
+  order: z.enum(['asc', 'desc'], { error: 'order must be "asc" or "desc"' }).default('desc'),
+  status: z
     .string()
     .optional()
     .transform((v, ctx) => {
-      if (v === undefined || v === '') return dflt;
-      if (!/^\d+$/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be an integer between ${min} and ${max}` });
+      if (v === undefined || v === '') return undefined;
+      const list = [...new Set(v.split(','))];
+      if (!list.every((s) => (EXECUTION_STATUSES as readonly string[]).includes(s))) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `status must be one or more of ${EXECUTION_STATUSES.join(', ')}, separated by commas`,
+        });
         return z.NEVER;
       }
-      const n = Number(v);
-      if (n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be an integer between ${min} and ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    });
-
-export const LogsQuery = z.object({
-  userId: UserRef.optional(),
-  page: intParam('page', 1, 1_000_000, 1),
-  limit: intParam('limit', 1, LIMITS.logPageMax, 10),
-  order: z.enum(['asc', 'desc'], { error: 'order must be "asc" or "desc"' }).default('desc'),
+      return list as ExecutionStatus[];
+    })
+    .meta({ description: 'Additive: only runs in these states, e.g. `failed` or `queued,running`' }),
 });
 export type LogsQuery = z.input<typeof LogsQuery>;

@@ -3,16 +3,27 @@ import { IsoDateTime, LIMITS, Name, Text, Uuid } from './common.ts';
 
 const SlugList = z.array(z.string().min(1).max(128)).max(LIMITS.array);
 
+/** An allow list or a block list, never both: which one should win would be a guess. */
+const allowOrBlock = (allowDescription: string) =>
+  z
+    .object({
+      allow: SlugList.optional().meta({ description: allowDescription }),
+      block: SlugList.optional(),
+    })
+    .strict()
+    .superRefine((v, ctx) => {
+      if (v.allow !== undefined && v.block !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['block'], message: 'give allow or block, not both' });
+    })
+    .optional()
+    .meta({ description: '`allow` or `block`, not both' });
+
 export const McpRestrictions = z
   .object({
-    connectors: z.object({ allow: SlugList.optional(), block: SlugList.optional() }).strict().optional(),
-    actions: z
-      .object({
-        allow: SlugList.optional().meta({ description: '`connector.action` or tool names' }),
-        block: SlugList.optional(),
-      })
-      .strict()
-      .optional(),
+    connectors: allowOrBlock(
+      'Connector machine names; the `http` and `transform` built-ins are available only when listed here',
+    ),
+    actions: allowOrBlock('`connector.action` or tool names'),
   })
   .strict()
   .meta({ id: 'McpRestrictions' });

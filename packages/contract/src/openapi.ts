@@ -5,7 +5,7 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiPathsObject,
 } from 'zod-openapi';
-import { API_VERSIONS, dataOf, listOf, MessageResponse, UserRef, Uuid } from './common.ts';
+import { API_VERSIONS, DOCS_ASSETS, dataOf, listOf, MessageResponse, UserRef, Uuid } from './common.ts';
 import {
   Connector,
   ConnectorAction,
@@ -20,7 +20,10 @@ import {
   CreateOAuthCredentialBody,
   Credential,
   CredentialsQuery,
+  DeleteCredentialQuery,
   OAuthStartResponse,
+  ReplaceCredentialBody,
+  UpdateCredentialBody,
 } from './credentials.ts';
 import {
   CreateInstallationBody,
@@ -32,8 +35,15 @@ import {
 import { LogEntry, LogsQuery } from './logs.ts';
 import { CreateMcpServerBody, CreateMcpServerResponse, McpServer } from './mcp.ts';
 import { Problem } from './problem.ts';
+import { AccountSettings, UpdateAccountSettingsBody } from './settings.ts';
 import { Jwks, UserToken } from './tokens.ts';
-import { CreateUserBody, CreateUserResponse, UpdateUserBody, User } from './users.ts';
+import { CreateUserBody, CreateUserResponse, UpdateUserBody, User, UsersQuery } from './users.ts';
+import {
+  CreateWebhookEndpointBody,
+  CreateWebhookEndpointResponse,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from './webhooks.ts';
 import {
   CreateIntegrationBody,
   CreateIntegrationResponse,
@@ -53,28 +63,89 @@ import {
 } from './workflows.ts';
 
 type Auth = 'key' | 'user' | 'none';
+type ProblemStatus = '400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429' | '502' | '503';
 interface Op {
   id: string;
   summary: string;
   tag: string;
+  /** `key`: API key only (a user JWT is a 403); `user`: API key or user JWT; `none`: public. */
   auth: Auth;
   path?: z.ZodObject;
   query?: z.ZodType;
   body?: z.ZodType;
   ok: z.ZodType | null;
-  status?: '200' | '201' | '204';
+  status?: '200' | '201' | '204' | '302';
   content?: string;
+  /** What the operation answers besides its own statuses, e.g. a redirect. */
+  extra?: oas31.ResponsesObject;
+  /** Further problem statuses the operation answers, with what each means. */
+  problems?: Partial<Record<'409' | '422' | '502', string>>;
+  /** False when nothing the operation names can be missing: it never answers 404. */
+  notFound?: false;
+  /** False when the operation never reads the database: it never answers 503. */
+  db?: false;
+  /** The request goes through the JSON body parser, so 413 and 415 apply: authenticated routes by default. */
+  jsonBody?: boolean;
+  /** A quota applies, so 429 does: authenticated routes by default. */
+  limited?: boolean;
 }
 
-const problem = (description: string) => ({
+const problem = (description: string, headers?: oas31.HeadersObject) => ({
   description,
+  ...(headers ? { headers } : {}),
   content: { 'application/problem+json': { schema: Problem } },
 });
-const id = (name: string) => z.object({ [name]: z.string() });
+const retryAfter = (what: string): oas31.HeadersObject => ({
+  'retry-after': { description: what, schema: { type: 'integer', minimum: 1 } },
+});
+/** A path id: any UUID; anything else is a 400 naming the parameter. */
+const uuidParam = z.string().meta({ override: { type: 'string', format: 'uuid' } });
+const id = (name: string) => z.object({ [name]: uuidParam });
+const userPath = z.object({ userId: UserRef });
 const userQuery = z.object({ userId: UserRef.optional() });
 
-function operation(op: Op): ZodOpenApiOperationObject {
+const COMMON: Record<ProblemStatus, string> = {
+  '400': 'Malformed request (or an unsupported `x-api-version`): the body names the field and the rule',
+  '401': 'Missing or invalid credentials',
+  '403': 'A user JWT on a route that needs the account API key',
+  '404': "Not found, or not yours (another account's or user's object answers exactly like a missing one)",
+  '409': 'Conflict',
+  '413': 'The JSON body exceeds 1 MB',
+  '415': 'The body is not `application/json`, or its charset or content encoding is not supported',
+  '422': 'Unprocessable',
+  '429': 'Rate limited: `retry-after` says when to retry',
+  '502': 'The provider could not be reached or failed',
+  '503': 'The database is unreachable: retry after `retry-after` seconds',
+};
+
+/** Every status the operation can answer, from what the routes and the middleware in front of them do. */
+function responsesOf(op: Op): oas31.ResponsesObject {
   const status = op.status ?? '200';
+  const authed = op.auth !== 'none';
+  const out: oas31.ResponsesObject = {
+    [status]: op.ok
+      ? { description: 'Success', content: { [op.content ?? 'application/json']: { schema: op.ok } } }
+      : { description: 'Success' },
+    '400': problem(COMMON['400']),
+  };
+  if (authed) out['401'] = problem(COMMON['401'], { 'www-authenticate': { schema: { type: 'string' } } });
+  if (op.auth === 'key') out['403'] = problem(COMMON['403']);
+  if (op.notFound !== false) out['404'] = problem(COMMON['404']);
+  if (op.problems?.['409']) out['409'] = problem(op.problems['409']);
+  if (op.jsonBody ?? authed) {
+    out['413'] = problem(COMMON['413']);
+    out['415'] = problem(COMMON['415']);
+  }
+  if (op.problems?.['422']) out['422'] = problem(op.problems['422']);
+  if (op.limited ?? authed)
+    out['429'] = problem(COMMON['429'], retryAfter('Seconds until the quota refills'));
+  if (op.problems?.['502']) out['502'] = problem(op.problems['502']);
+  if (op.db !== false) out['503'] = problem(COMMON['503'], retryAfter('Seconds to wait before retrying'));
+  Object.assign(out, op.extra);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function operation(op: Op): ZodOpenApiOperationObject {
   const security: Record<string, string[]>[] =
     op.auth === 'none' ? [] : op.auth === 'key' ? [{ apiKey: [] }] : [{ apiKey: [] }, { userJwt: [] }];
   return {
@@ -90,21 +161,24 @@ function operation(op: Op): ZodOpenApiOperationObject {
     ...(op.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } }
       : {}),
-    responses: {
-      [status]: op.ok
-        ? { description: 'Success', content: { [op.content ?? 'application/json']: { schema: op.ok } } }
-        : { description: 'Success' },
-      '400': problem('Malformed request: the body names the field and the rule'),
-      ...(op.auth === 'none' ? {} : { '401': problem('Missing or invalid credentials') }),
-      '404': problem('Not found, or not yours'),
-      '429': problem('Rate limited'),
-    },
+    responses: responsesOf(op),
   };
 }
 
+const DEFINITION_422 =
+  'The definition names what cannot run: an unknown connector, action or source, a bad template or cron, or an http header the transport owns (`host`, `transfer-encoding`, `proxy-*`, ...)';
+
 const ops: Record<string, Record<string, Op>> = {
   '/users': {
-    get: { id: 'listUsers', summary: 'List users', tag: 'Users', auth: 'key', ok: listOf(User) },
+    get: {
+      id: 'listUsers',
+      summary: 'List users, oldest first',
+      tag: 'Users',
+      auth: 'key',
+      query: UsersQuery,
+      ok: listOf(User),
+      notFound: false,
+    },
     post: {
       id: 'createUser',
       summary: 'Create a user',
@@ -113,6 +187,8 @@ const ops: Record<string, Record<string, Op>> = {
       body: CreateUserBody,
       ok: CreateUserResponse,
       status: '201',
+      notFound: false,
+      problems: { '409': 'A user with this username already exists in the account' },
     },
   },
   '/users/{userId}': {
@@ -121,7 +197,7 @@ const ops: Record<string, Record<string, Op>> = {
       summary: 'Get a user',
       tag: 'Users',
       auth: 'user',
-      path: id('userId'),
+      path: userPath,
       ok: dataOf(User),
     },
     put: {
@@ -129,16 +205,17 @@ const ops: Record<string, Record<string, Op>> = {
       summary: 'Update a user',
       tag: 'Users',
       auth: 'key',
-      path: id('userId'),
+      path: userPath,
       body: UpdateUserBody,
       ok: dataOf(User),
+      problems: { '409': 'A user with this username already exists in the account' },
     },
     delete: {
       id: 'deleteUser',
       summary: 'Delete a user and all their data',
       tag: 'Users',
       auth: 'key',
-      path: id('userId'),
+      path: userPath,
       ok: MessageResponse,
     },
   },
@@ -148,7 +225,7 @@ const ops: Record<string, Record<string, Op>> = {
       summary: 'Mint a user JWT',
       tag: 'Users',
       auth: 'key',
-      path: id('userId'),
+      path: userPath,
       query: userQuery,
       ok: UserToken,
     },
@@ -159,7 +236,7 @@ const ops: Record<string, Record<string, Op>> = {
       summary: 'Hard-delete every execution of the user',
       tag: 'Users',
       auth: 'user',
-      path: id('userId'),
+      path: userPath,
       query: userQuery,
       ok: MessageResponse,
     },
@@ -171,6 +248,7 @@ const ops: Record<string, Record<string, Op>> = {
       tag: 'Authoring',
       auth: 'user',
       ok: listOf(Integration),
+      notFound: false,
     },
     post: {
       id: 'createIntegration',
@@ -180,6 +258,8 @@ const ops: Record<string, Record<string, Op>> = {
       body: CreateIntegrationBody,
       ok: CreateIntegrationResponse,
       status: '201',
+      notFound: false,
+      problems: { '422': 'No connector has the slug `connector` names' },
     },
   },
   '/workflows': {
@@ -199,6 +279,8 @@ const ops: Record<string, Record<string, Op>> = {
       body: CreateWorkflowBody,
       ok: WorkflowVersionResponse,
       status: '201',
+      notFound: false,
+      problems: { '422': `No such integration in the account, or: ${DEFINITION_422}` },
     },
   },
   '/workflows/{workflowId}': {
@@ -219,6 +301,7 @@ const ops: Record<string, Record<string, Op>> = {
       path: id('workflowId'),
       body: UpdateWorkflowBody,
       ok: WorkflowVersionResponse,
+      problems: { '422': DEFINITION_422 },
     },
   },
   '/workflows/{workflowId}/definition': {
@@ -240,6 +323,17 @@ const ops: Record<string, Record<string, Op>> = {
       path: id('workflowId'),
       query: LogsQuery,
       ok: listOf(LogEntry),
+    },
+  },
+  '/workflows/{workflowId}/logs/{executionId}': {
+    get: {
+      id: 'getWorkflowLog',
+      summary: 'One execution log entry',
+      tag: 'Workflows',
+      auth: 'user',
+      path: z.object({ workflowId: uuidParam, executionId: uuidParam }),
+      query: userQuery,
+      ok: dataOf(LogEntry),
     },
   },
   '/workflows/activate': {
@@ -268,9 +362,10 @@ const ops: Record<string, Record<string, Op>> = {
       summary: 'Re-run an execution',
       tag: 'Workflows',
       auth: 'user',
-      path: z.object({ workflowId: z.string(), executionId: z.string() }),
+      path: z.object({ workflowId: uuidParam, executionId: uuidParam }),
       query: userQuery,
       ok: RerunResponse,
+      problems: { '409': 'The workflow is deactivated for the user, or its installation is disabled' },
     },
   },
   '/run/workflow': {
@@ -281,6 +376,7 @@ const ops: Record<string, Record<string, Op>> = {
       auth: 'user',
       body: RunWorkflowBody,
       ok: RunResponse,
+      problems: { '409': 'The workflow is deactivated for the user, or its installation is disabled' },
     },
   },
   '/run/event': {
@@ -300,6 +396,9 @@ const ops: Record<string, Record<string, Op>> = {
       tag: 'Runs',
       auth: 'none',
       path: z.object({ installationId: z.string(), secret: z.string() }),
+      jsonBody: true,
+      // Counted per installation, after the secret check.
+      limited: true,
       body: z.record(z.string(), z.unknown()),
       ok: RunResponse,
     },
@@ -321,6 +420,11 @@ const ops: Record<string, Record<string, Op>> = {
       body: CreateInstallationBody,
       ok: dataOf(Installation),
       status: '201',
+      problems: {
+        '409': 'A workflow is already installed for the user',
+        '422':
+          'A workflow, credential or field cannot be installed: no such workflow in the account, workflows of different integrations, a missing required field or credential, a value of the wrong type, a credential of another connector',
+      },
     },
   },
   '/installations/{installationId}': {
@@ -341,6 +445,10 @@ const ops: Record<string, Record<string, Op>> = {
       path: id('installationId'),
       body: UpdateInstallationBody,
       ok: dataOf(Installation),
+      problems: {
+        '422':
+          'The values or credentials cannot be installed: a missing required field or credential, a value of the wrong type, a credential of another connector',
+      },
     },
     delete: {
       id: 'deleteInstallation',
@@ -360,6 +468,7 @@ const ops: Record<string, Record<string, Op>> = {
       auth: 'user',
       query: ConnectorsQuery,
       ok: listOf(Connector),
+      notFound: false,
     },
   },
   '/connectors/{connector}/actions': {
@@ -368,7 +477,7 @@ const ops: Record<string, Record<string, Op>> = {
       summary: "A connector's actions",
       tag: 'Connectors',
       auth: 'user',
-      path: id('connector'),
+      path: z.object({ connector: z.string() }),
       ok: listOf(ConnectorAction),
     },
   },
@@ -378,9 +487,10 @@ const ops: Record<string, Record<string, Op>> = {
       summary: 'Connector icon',
       tag: 'Connectors',
       auth: 'none',
-      path: id('connector'),
+      path: z.object({ connector: z.string() }),
       ok: z.string(),
       content: 'image/svg+xml',
+      db: false,
     },
   },
   '/connectors/{connector}/options/{source}': {
@@ -392,6 +502,11 @@ const ops: Record<string, Record<string, Op>> = {
       path: z.object({ connector: z.string(), source: z.string() }),
       query: OptionsQuery,
       ok: listOf(OptionItem),
+      problems: {
+        '422':
+          'The provider rejected the credential, the credential needs reconnecting (`code: credential_needs_reconnect`), or the egress policy refused the host its settings name (`code: egress_denied`)',
+        '502': 'The provider could not be reached or failed',
+      },
     },
   },
   '/connectors/{connector}/oauth-app': {
@@ -400,9 +515,10 @@ const ops: Record<string, Record<string, Op>> = {
       summary: "Register the account's OAuth app",
       tag: 'Connectors',
       auth: 'key',
-      path: id('connector'),
+      path: z.object({ connector: z.string() }),
       body: OAuthAppBody,
       ok: dataOf(OAuthApp),
+      problems: { '422': 'The connector does not use OAuth' },
     },
   },
   '/credentials': {
@@ -422,6 +538,11 @@ const ops: Record<string, Record<string, Op>> = {
       body: CreateCredentialBody,
       ok: dataOf(Credential),
       status: '201',
+      problems: {
+        '422':
+          'Unknown connector, a connector that does not take this kind of credential, the provider rejected the credential, or the egress policy refused its host (`code: egress_denied`)',
+        '502': 'The provider could not be reached to check the credential',
+      },
     },
   },
   '/credentials/oauth': {
@@ -433,6 +554,10 @@ const ops: Record<string, Record<string, Op>> = {
       body: CreateOAuthCredentialBody,
       ok: OAuthStartResponse,
       status: '201',
+      problems: {
+        '422':
+          'Unknown connector, a connector without OAuth, no OAuth app registered for it, an authorize endpoint its settings cannot form, a `redirectUri` or popup origin not allowed (`allowed_origin`), or a `credentialId` (reconnect in place) of another connector',
+      },
     },
   },
   '/credentials/{credentialId}': {
@@ -445,14 +570,73 @@ const ops: Record<string, Record<string, Op>> = {
       query: userQuery,
       ok: dataOf(Credential),
     },
+    put: {
+      id: 'replaceCredential',
+      summary: 'Replace the secrets of an API-key or basic credential in place, once they pass the test',
+      tag: 'Credentials',
+      auth: 'user',
+      path: id('credentialId'),
+      body: ReplaceCredentialBody,
+      ok: dataOf(Credential),
+      problems: {
+        '422':
+          'The provider rejected the new secrets, the egress policy refused its host, or the credential uses OAuth (reconnect it instead)',
+        '502': 'The provider could not be reached to check the secrets',
+      },
+    },
+    patch: {
+      id: 'renameCredential',
+      summary: 'Rename a credential',
+      tag: 'Credentials',
+      auth: 'user',
+      path: id('credentialId'),
+      body: UpdateCredentialBody,
+      ok: dataOf(Credential),
+    },
     delete: {
       id: 'deleteCredential',
       summary: 'Delete a credential',
       tag: 'Credentials',
       auth: 'user',
       path: id('credentialId'),
-      query: userQuery,
+      query: DeleteCredentialQuery,
       ok: MessageResponse,
+      problems: {
+        '409':
+          'Installations use the credential: `installationIds` names them; delete with `?detach=true` to remove it from them',
+      },
+    },
+  },
+  '/credentials/{credentialId}/test': {
+    post: {
+      id: 'testCredential',
+      summary:
+        'Test a credential now: refreshes an OAuth token when due or refused, records `status` and `accountLabel`',
+      tag: 'Credentials',
+      auth: 'user',
+      path: id('credentialId'),
+      query: userQuery,
+      ok: dataOf(Credential),
+      problems: { '502': 'The provider could not be reached; the status is unchanged' },
+    },
+  },
+  '/settings': {
+    get: {
+      id: 'getSettings',
+      summary: "The account's settings",
+      tag: 'Account',
+      auth: 'key',
+      ok: dataOf(AccountSettings),
+      notFound: false,
+    },
+    put: {
+      id: 'putSettings',
+      summary: "Replace the account's settings (allowed origins)",
+      tag: 'Account',
+      auth: 'key',
+      body: UpdateAccountSettingsBody,
+      ok: dataOf(AccountSettings),
+      notFound: false,
     },
   },
   '/mcp-servers': {
@@ -462,6 +646,7 @@ const ops: Record<string, Record<string, Op>> = {
       tag: 'MCP',
       auth: 'key',
       ok: listOf(McpServer),
+      notFound: false,
     },
     post: {
       id: 'createMcpServer',
@@ -471,6 +656,7 @@ const ops: Record<string, Record<string, Op>> = {
       body: CreateMcpServerBody,
       ok: CreateMcpServerResponse,
       status: '201',
+      notFound: false,
     },
   },
   '/mcp-servers/{serverId}': {
@@ -483,8 +669,54 @@ const ops: Record<string, Record<string, Op>> = {
       ok: MessageResponse,
     },
   },
+  '/webhook-endpoints': {
+    get: {
+      id: 'listWebhookEndpoints',
+      summary: "The account's webhook endpoints (never their secrets)",
+      tag: 'Webhooks',
+      auth: 'key',
+      ok: listOf(WebhookEndpoint),
+    },
+    post: {
+      id: 'createWebhookEndpoint',
+      summary: 'Subscribe a URL to account events, signed per Standard Webhooks; the secret is shown once',
+      tag: 'Webhooks',
+      auth: 'key',
+      body: CreateWebhookEndpointBody,
+      ok: CreateWebhookEndpointResponse,
+      status: '201',
+      problems: { '422': 'The egress policy refuses the URL (`code: egress_denied`)' },
+    },
+  },
+  '/webhook-endpoints/{webhookEndpointId}': {
+    delete: {
+      id: 'deleteWebhookEndpoint',
+      summary: 'Delete a webhook endpoint and its queued deliveries',
+      tag: 'Webhooks',
+      auth: 'key',
+      path: id('webhookEndpointId'),
+      ok: MessageResponse,
+    },
+  },
+  '/webhook-endpoints/{webhookEndpointId}/deliveries': {
+    get: {
+      id: 'listWebhookDeliveries',
+      summary: "An endpoint's latest 100 deliveries, newest first: attempts and statuses",
+      tag: 'Webhooks',
+      auth: 'key',
+      path: id('webhookEndpointId'),
+      ok: listOf(WebhookDelivery),
+    },
+  },
   '/.well-known/jwks.json': {
-    get: { id: 'getJwks', summary: 'Public keys that verify user JWTs', tag: 'Meta', auth: 'none', ok: Jwks },
+    get: {
+      id: 'getJwks',
+      summary: 'Public keys that verify user JWTs',
+      tag: 'Meta',
+      auth: 'none',
+      ok: Jwks,
+      notFound: false,
+    },
   },
   '/healthz': {
     get: {
@@ -493,6 +725,8 @@ const ops: Record<string, Record<string, Op>> = {
       tag: 'Meta',
       auth: 'none',
       ok: z.object({ status: z.string() }),
+      notFound: false,
+      db: false,
     },
   },
   '/openapi.json': {
@@ -502,6 +736,70 @@ const ops: Record<string, Record<string, Op>> = {
       tag: 'Meta',
       auth: 'none',
       ok: z.record(z.string(), z.unknown()),
+      notFound: false,
+      db: false,
+    },
+  },
+  '/docs': {
+    get: {
+      id: 'getDocs',
+      summary: 'This reference, interactive (Swagger UI, served by the service itself)',
+      tag: 'Meta',
+      auth: 'none',
+      ok: z.string(),
+      content: 'text/html',
+      notFound: false,
+      db: false,
+    },
+  },
+  '/docs/{asset}': {
+    get: {
+      id: 'getDocsAsset',
+      summary: 'A script or style sheet the reference loads',
+      tag: 'Meta',
+      auth: 'none',
+      path: z.object({ asset: z.enum(DOCS_ASSETS) }),
+      ok: null,
+      db: false,
+      extra: {
+        '200': {
+          description: 'The file',
+          content: {
+            'text/javascript': { schema: { type: 'string' } },
+            'text/css': { schema: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+  '/oauth/start': {
+    get: {
+      id: 'oauthStart',
+      summary:
+        "The `authorizeUrl` of `POST /credentials/oauth`: sets the flow's browser cookie (httpOnly, SameSite=Lax, path `/oauth`) and redirects to the provider's consent page. Single use: another browser gets a 400 page; the browser that opened it may open it again",
+      tag: 'Credentials',
+      auth: 'none',
+      query: z.object({ flow: z.string() }),
+      ok: null,
+      status: '302',
+      notFound: false,
+      extra: {
+        '302': {
+          description: "To the provider's consent page, with the flow's cookie set",
+          headers: {
+            location: { required: true, schema: { type: 'string', format: 'uri' } },
+            'set-cookie': { required: true, schema: { type: 'string' } },
+          },
+        },
+        '400': {
+          description:
+            'Missing, unknown, used or expired `flow`, or a link already opened in another browser: a page saying so to a browser, else a problem naming `query.flow`',
+          content: {
+            'text/html': { schema: { type: 'string' } },
+            'application/problem+json': { schema: Problem },
+          },
+        },
+      },
     },
   },
   '/oauth/callback': {
@@ -519,6 +817,21 @@ const ops: Record<string, Record<string, Op>> = {
       }),
       ok: z.string(),
       content: 'text/html',
+      notFound: false,
+      extra: {
+        '302': {
+          description: 'Not a popup: redirects to `redirectUri` with `credentialId`, `status` and `reason`',
+          headers: { location: { required: true, schema: { type: 'string', format: 'uri' } } },
+        },
+        '400': {
+          description:
+            'Unknown, used or expired `state`, or a browser without the cookie the start link set (rule `browser`: nothing is connected): a page saying so to a browser, else a problem naming `query.state`',
+          content: {
+            'text/html': { schema: { type: 'string' } },
+            'application/problem+json': { schema: Problem },
+          },
+        },
+      },
     },
   },
   '/readyz': {
@@ -528,6 +841,15 @@ const ops: Record<string, Record<string, Op>> = {
       tag: 'Meta',
       auth: 'none',
       ok: z.object({ status: z.string() }),
+      notFound: false,
+      db: false,
+      extra: {
+        '503': {
+          description: 'The database does not answer',
+          headers: retryAfter('Seconds to wait before asking again'),
+          content: { 'application/json': { schema: z.object({ status: z.string() }) } },
+        },
+      },
     },
   },
 };
@@ -544,6 +866,7 @@ export function buildOpenApiDocument(serverUrl = 'http://localhost:8080'): oas31
       title: 'Inlay API',
       version: API_VERSIONS[0],
       description: 'Embedded integrations API, compatible with the Alloy Embedded `2025-09` REST contract.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
     components: {

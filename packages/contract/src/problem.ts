@@ -13,6 +13,8 @@ export const PROBLEM_CODES = [
   'rate_limited',
   'unavailable',
   'upstream_error',
+  'egress_denied',
+  'credential_needs_reconnect',
   'internal',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
@@ -40,7 +42,23 @@ export const Problem = z
     instance: z.string().optional(),
     requestId: z.string().optional(),
     errors: z.array(ProblemFieldError).optional(),
-    supportedVersions: z.array(z.string()).optional(),
+    supportedVersions: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'With `unsupported_version`: the `x-api-version` values this build serves' }),
+    reason: z
+      .string()
+      .optional()
+      .meta({ description: "With a rejected credential: the provider's reason, secrets redacted" }),
+    installationIds: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'With a credential in use (409): the installations that use it' }),
+    retryAfter: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'With `rate_limited`: seconds until the quota refills' }),
   })
   .meta({ id: 'Problem' });
 export type Problem = z.infer<typeof Problem>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, LIMITS, Uuid } from './common.ts';
+import { IsoDateTime, intQuery, LIMITS, Uuid } from './common.ts';
 
 export const Username = z
   .string()
@@ -36,3 +36,9 @@ export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
 export const CreateUserResponse = z.object({ userId: Uuid }).meta({ id: 'CreateUserResponse' });
 export type CreateUserResponse = z.infer<typeof CreateUserResponse>;
+
+/** `GET /users` paging: oldest first, `limit` per page. */
+export const UsersQuery = z.object({
+  page: intQuery('page', 1, 1_000_000, 1),
+  limit: intQuery('limit', 1, 1000, 100),
+});

@@ -3,6 +3,21 @@ import { IsoDateTime, LIMITS, Name, Text, UserRef, Uuid } from './common.ts';
 import { WorkflowConnector } from './connectors.ts';
 import { ConfigField, TRIGGER_TYPES, WorkflowDefinition } from './definition.ts';
 
+/** What a user's workflow needs from them: a credential to reconnect, or a look at why its runs fail. */
+export const WorkflowAttention = z
+  .object({
+    code: z.enum(['needs_reconnect', 'failing']),
+    credentialId: Uuid.optional().meta({
+      description: 'With `needs_reconnect`: the credential to reconnect',
+    }),
+    since: IsoDateTime.meta({
+      description: 'When the credential began needing reconnection, or the first of the failed runs started',
+    }),
+    message: z.string(),
+  })
+  .meta({ id: 'WorkflowAttention' });
+export type WorkflowAttention = z.infer<typeof WorkflowAttention>;
+
 export const Workflow = z
   .object({
     workflowId: Uuid,
@@ -20,13 +35,22 @@ export const Workflow = z
       description: "Additive: the user's installation holding this workflow",
     }),
     installedVersion: z.number().int().nullable(),
+    attention: WorkflowAttention.nullable().optional().meta({
+      description:
+        'Additive, for a user: `needs_reconnect` when a credential of the installation needs reconnecting, `failing` when the last 3 runs failed for another reason, else null',
+    }),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
   })
   .meta({ id: 'Workflow' });
 export type Workflow = z.infer<typeof Workflow>;
 
-export const WorkflowsQuery = z.object({ userId: UserRef, integrationId: Uuid.optional() });
+export const WorkflowsQuery = z.object({
+  userId: UserRef.optional().meta({
+    description: 'User id or username; required with an API key, implied by a user JWT',
+  }),
+  integrationId: Uuid.optional(),
+});
 export const WorkflowQuery = z.object({ userId: UserRef.optional() });
 
 export const CreateWorkflowBody = z
