@@ -1,8 +1,16 @@
 import { createServer, type Server } from 'node:http';
-import { type ConnectorDefinition, ConnectorRuntime, catalog } from '@inlay/connectors';
+import {
+  type ConnectorDefinition,
+  ConnectorRuntime,
+  catalog,
+  configureExpressions,
+  EgressPolicy,
+  type Resolve,
+} from '@inlay/connectors';
 import cors from 'cors';
 import express, { type Express } from 'express';
 import { ensureBootstrapAccount } from './accounts/accounts.ts';
+import { settingsRoutes } from './accounts/settings-routes.ts';
 import type { Config } from './config.ts';
 import { connectorOptionsRoutes } from './connectors/options-routes.ts';
 import { connectorIconRoutes, connectorsRoutes } from './connectors/routes.ts';
@@ -20,6 +28,7 @@ import { executionsRoutes } from './executions/routes.ts';
 import { apiVersion } from './http/api-version.ts';
 import { authenticate, createAuthenticator } from './http/auth.ts';
 import { errorHandler, notFoundRoute } from './http/error-handler.ts';
+import { jsonBody } from './http/json-body.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireJson } from './http/require-json.ts';
@@ -28,6 +37,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { mcpEndpoint } from './mcp/endpoint.ts';
 import { createMcpPorts } from './mcp/ports.ts';
 import { mcpServerRoutes } from './mcp/routes.ts';
+import { docsRoutes } from './meta/docs-routes.ts';
 import { metaRoutes } from './meta/routes.ts';
 import { createLimiters } from './ratelimit/limiters.ts';
 import { rateLimit } from './ratelimit/rate-limit.ts';
@@ -35,6 +45,9 @@ import { ReadCache } from './store/read-cache.ts';
 import { createStore, type Store } from './store/store.ts';
 import { UserTokens } from './tokens/user-tokens.ts';
 import { usersRoutes } from './users/routes.ts';
+import { AccountEvents } from './webhooks/account-events.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { webhookEndpointRoutes } from './webhooks/routes.ts';
 import { createDefinitionCache } from './workflows/definitions.ts';
 import { workflowsRoutes } from './workflows/routes.ts';
 
@@ -44,7 +57,12 @@ export interface CreateAppOptions {
   logger?: Logger;
   /** Connector definitions; the built-in catalog by default. */
   connectors?: readonly ConnectorDefinition[];
-  fetch?: typeof fetch;
+  /**
+   * The resolver behind every outbound request (`dns.lookup` by default). Whatever it answers still
+   * passes the egress policy; tests use it to map names to loopback. There is no way to swap the
+   * transport itself: every request goes through the policy.
+   */
+  resolve?: Resolve;
 }
 
 export type InlayApp = Express & {
@@ -73,16 +91,18 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     const { created, accountId } = await ensureBootstrapAccount(store.db, config.bootstrapApiKey);
     if (created) logger.info({ accountId }, 'created the bootstrap account');
   }
+  // JSONata runs in worker threads, where a runaway expression can be stopped (one pool per process).
+  configureExpressions({ workers: config.expressionWorkers, memoryMb: config.expressionMemoryMb });
+  // One egress policy for every outbound request: connector calls, option sources, credential tests, OAuth.
+  const egress = new EgressPolicy({ allow: config.egressAllow, resolve: opts.resolve });
+  closers.push(() => egress.close());
   const connectors = new ConnectorRuntime({
     connectors: opts.connectors ?? catalog,
     env: config.env,
-    fetch: opts.fetch,
+    egress,
   });
   // Plain-http OAuth endpoints only for local sandboxes, or anywhere outside production.
-  const oauth = new OAuthClient(connectors, {
-    fetch: opts.fetch,
-    allowHttp: (url) => !config.production || isLoopback(url),
-  });
+  const oauth = new OAuthClient(connectors, { allowHttp: (url) => !config.production || isLoopback(url) });
   const ctx: AppContext = {
     config,
     store,
@@ -90,8 +110,14 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     vault,
     tokens,
     connectors,
-    credentials: new CredentialService(store.db, vault, { connectors, oauth, logger }),
+    credentials: new CredentialService(store.db, vault, {
+      connectors,
+      oauth,
+      logger,
+      rowLocks: store.kind === 'postgres',
+    }),
     logger,
+    events: new AccountEvents(store.db, logger),
     reads: new ReadCache(store.changes, { maxBytes: config.readCacheBytes }),
     onClose: (fn) => closers.push(fn),
   };
@@ -101,6 +127,26 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
       else logger.warn({ reason }, 'change feed down: reads go to the database until it is back');
     }),
   );
+  // Account webhooks: credential status changes become events; the dispatcher sends what is queued.
+  ctx.credentials.onStatusChange(({ row }) => {
+    if (row.status !== 'connected' && row.status !== 'needs_reconnect') return;
+    void ctx.events.emit(row.accountId, `credential.${row.status}`, {
+      credentialId: row.id,
+      userId: row.userId,
+      connector: row.connector,
+      name: row.name,
+      status: row.status,
+      statusReason: row.statusReason,
+      ...(row.accountLabel ? { accountLabel: row.accountLabel } : {}),
+    });
+  });
+  const dispatcher = new WebhookDispatcher(store.db, vault, egress, logger, {
+    retryBaseMs: config.webhookRetryBaseMs,
+    pollMs: config.webhookPollMs,
+  });
+  ctx.events.onQueued(() => dispatcher.kick());
+  dispatcher.start();
+  closers.push(() => dispatcher.stop());
   const defs = createDefinitionCache(store.db, ctx.connectors, config.publicUrl);
   const auth = createAuthenticator(ctx);
   const engine = new Engine(ctx, defs);
@@ -121,17 +167,17 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   );
   app.use(apiVersion);
   // The OAuth callback is public: the provider sends the browser there without a bearer token.
-  app.use(metaRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
+  app.use(metaRoutes(ctx), docsRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
   // Webhooks are public too: the secret in the URL is the credential.
-  app.use(webhookRoutes(ctx, engine));
+  app.use(webhookRoutes(ctx, engine, limiters));
   // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
   const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
   app.use(limit);
   // MCP reads its own body (JSON-RPC errors, not problem+json) and checks its own bearer.
-  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine));
-  if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger);
+  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine, config.mcpMaxConcurrentActions));
+  if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger, config.trustProxy);
   else app.all(MCP_PATH, mcp);
-  app.use(requireJson, express.json({ limit: JSON_LIMIT }));
+  app.use(requireJson, jsonBody(JSON_LIMIT));
   app.use(authenticate(auth));
   app.use(
     usersRoutes(ctx),
@@ -144,6 +190,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     oauthAppRoutes(ctx),
     connectorOptionsRoutes(ctx),
     mcpServerRoutes(ctx),
+    settingsRoutes(ctx),
+    webhookEndpointRoutes(ctx),
   );
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
@@ -160,9 +208,15 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 const MCP_PATH = '/mcp/:serverId/:accessToken';
 
 /** The MCP endpoint on a listener of its own, so agents' traffic can be exposed or scaled apart from the API. */
-function mcpApp(handlers: express.RequestHandler[], logger: Logger): Express {
+function mcpApp(
+  handlers: express.RequestHandler[],
+  logger: Logger,
+  trustProxy: Config['trustProxy'],
+): Express {
   const app = express();
   app.disable('x-powered-by');
+  // The Host check reads X-Forwarded-Host behind a trusted proxy, as on the API port.
+  app.set('trust proxy', trustProxy);
   app.set('etag', false);
   app.use(
     requestId,

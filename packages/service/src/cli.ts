@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { createAccount } from './accounts/accounts.ts';
+import { checkAllowedOrigins, loadSettings, saveAllowedOrigins } from './accounts/settings.ts';
 import { createApp, listen } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { rotateKeys, rotationProblem } from './credentials/key-rotation.ts';
@@ -16,8 +17,11 @@ Commands:
   worker                        Run workflow executions from the pg-boss queue (INLAY_QUEUE=pg-boss)
   accounts create --name NAME   Create an account; prints {"accountId","apiKey"} as one JSON line
   keys rotate [--batch-size N]  Re-encrypt every secret under INLAY_MASTER_KEY (old keys in INLAY_MASTER_KEY_PREVIOUS)
+  settings allowed-origins list|add|remove --account ID [ORIGIN ...]
+                                The origins OAuth may redirect or post to; prints {"allowedOrigins":[...]}
 
-Configuration comes from the environment: see the README (PORT, DATABASE_URL, INLAY_DATA_DIR, INLAY_MASTER_KEY, ...).
+Configuration comes from the environment (PORT, DATABASE_URL, INLAY_DATA_DIR, INLAY_MASTER_KEY, ...):
+every variable is listed in docs/deployment.md#configuration.
 `;
 
 function fail(message: string, code = 2): never {
@@ -121,6 +125,41 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(`${JSON.stringify(summary)}\n`);
       const problem = rotationProblem(summary);
       if (problem) fail(problem, 1);
+      return;
+    }
+    case 'settings': {
+      const [sub, action, ...args] = rest;
+      if (sub !== 'allowed-origins' || !['list', 'add', 'remove'].includes(action ?? ''))
+        fail('use "settings allowed-origins list|add|remove --account ID [ORIGIN ...]"');
+      const { values, positionals } = parseArgs({
+        args,
+        options: { account: { type: 'string' } },
+        allowPositionals: true,
+      });
+      if (!values.account) fail('settings allowed-origins needs --account ID');
+      if (action !== 'list' && !positionals.length)
+        fail(`settings allowed-origins ${action} needs an ORIGIN`);
+      let origins: string[] = [];
+      try {
+        origins = checkAllowedOrigins(positionals, 'origin');
+      } catch (err) {
+        fail((err as Error).message);
+      }
+      const store = await storeOf();
+      await store.migrate();
+      try {
+        const current = /^[0-9a-f-]{36}$/i.test(values.account)
+          ? await loadSettings(store.db, values.account)
+          : undefined;
+        if (!current) fail(`no account ${values.account}`);
+        let next = current.allowedOrigins;
+        if (action === 'add') next = [...new Set([...next, ...origins])];
+        if (action === 'remove') next = next.filter((o) => !origins.includes(o));
+        const saved = action === 'list' ? current : await saveAllowedOrigins(store.db, values.account, next);
+        process.stdout.write(`${JSON.stringify(saved)}\n`);
+      } finally {
+        await store.close();
+      }
       return;
     }
     default:

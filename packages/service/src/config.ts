@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { type EgressAllowEntry, EgressAllowError, parseEgressAllow } from '@inlay/connectors';
 import { z } from 'zod';
 
 export interface RateLimitConfig {
@@ -8,6 +9,8 @@ export interface RateLimitConfig {
   perKey: number;
   /** Requests per window per user JWT. */
   perUser: number;
+  /** Calls per window per installation's webhook URL; 0 turns the limit off. */
+  perWebhook: number;
   windowSeconds: number;
   /** `redis://…` to share counters through Redis instead of PostgreSQL. */
   redisUrl?: string;
@@ -26,6 +29,15 @@ export interface Config {
   mcpPort?: number;
   /** Base of the MCP URLs handed to agents: `INLAY_MCP_PUBLIC_URL`, else the public URL (on `mcpPort` if set). */
   mcpPublicUrl: string;
+  /**
+   * `Host` names the MCP endpoint answers (against DNS rebinding): those of the public URLs, plus the
+   * loopback names when neither public URL is configured and NODE_ENV is not production.
+   */
+  mcpAllowedHosts: string[];
+  /** `INLAY_MCP_ALLOWED_ORIGINS`: origins of browser-based MCP clients, beyond the public URLs' own. */
+  mcpAllowedOrigins: string[];
+  /** `execute_action_inlay` calls one user may have in flight on one node; more are refused at once. */
+  mcpMaxConcurrentActions: number;
   logLevel: string;
   jwtTtlSeconds: number;
   logRetentionDays: number;
@@ -34,10 +46,18 @@ export interface Config {
   runWorkers: boolean;
   workerConcurrency: number;
   stepTimeoutMs: number;
+  /** Worker threads that evaluate JSONata (transform steps, templates) off the event loop. */
+  expressionWorkers: number;
+  /** Heap budget of one expression evaluation, in MB; beyond it the step fails with expression_memory. */
+  expressionMemoryMb: number;
   stepRetries: number;
   maxStepOutputBytes: number;
   /** First backoff of a step retry; doubles per attempt, with jitter. */
   retryBaseMs: number;
+  /** First retry delay of an account webhook delivery; four times longer per attempt, for 24 hours. */
+  webhookRetryBaseMs: number;
+  /** How often queued account webhook deliveries are looked for (they are also sent as soon as queued). */
+  webhookPollMs: number;
   /** Cap of one retry wait, `Retry-After` included. */
   retryMaxMs: number;
   /** How long a worker holds a run without a heartbeat before another may take it over. */
@@ -56,7 +76,13 @@ export interface Config {
   /** Memory for cached reads (users, workflow lists), in bytes; 0 turns the cache off. */
   readCacheBytes: number;
   rateLimit: RateLimitConfig;
-  trustProxy: boolean | string;
+  /** Express `trust proxy`: true, a hop count, or addresses/subnets/names. */
+  trustProxy: boolean | number | string;
+  /**
+   * Targets user-influenced requests may reach although the egress policy refuses their address
+   * (`INLAY_EGRESS_ALLOW`: hostnames, `*.` subdomains, addresses, CIDRs, each optionally with `:port`).
+   */
+  egressAllow: EgressAllowEntry[];
   /** Environment the connector runtime reads its `INLAY_CONNECTOR_*` overrides from. */
   env: Record<string, string | undefined>;
   production: boolean;
@@ -90,6 +116,8 @@ const EnvSchema = z.object({
     .optional(),
   INLAY_MCP_PORT: int('INLAY_MCP_PORT', 1, 65535, 0).transform((v) => v || undefined),
   INLAY_MCP_PUBLIC_URL: z.url('INLAY_MCP_PUBLIC_URL must be an absolute URL').optional(),
+  INLAY_MCP_ALLOWED_ORIGINS: z.string().optional(),
+  INLAY_MCP_MAX_CONCURRENT_ACTIONS: int('INLAY_MCP_MAX_CONCURRENT_ACTIONS', 1, 1000, 4),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INLAY_JWT_TTL_SECONDS: int('INLAY_JWT_TTL_SECONDS', 60, 86_400, 1800),
   INLAY_LOG_RETENTION_DAYS: int('INLAY_LOG_RETENTION_DAYS', 1, 3650, 30),
@@ -97,9 +125,13 @@ const EnvSchema = z.object({
   INLAY_RUN_WORKERS: z.enum(['true', 'false']).optional(),
   INLAY_WORKER_CONCURRENCY: int('INLAY_WORKER_CONCURRENCY', 1, 256, 8),
   INLAY_STEP_TIMEOUT_MS: int('INLAY_STEP_TIMEOUT_MS', 100, 600_000, 30_000),
+  INLAY_EXPRESSION_WORKERS: int('INLAY_EXPRESSION_WORKERS', 1, 64, 2),
+  INLAY_EXPRESSION_MEMORY_MB: int('INLAY_EXPRESSION_MEMORY_MB', 16, 4096, 64),
   INLAY_STEP_RETRIES: int('INLAY_STEP_RETRIES', 0, 10, 3),
   INLAY_MAX_STEP_OUTPUT_BYTES: int('INLAY_MAX_STEP_OUTPUT_BYTES', 1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
   INLAY_RETRY_BASE_MS: int('INLAY_RETRY_BASE_MS', 1, 60_000, 1000),
+  INLAY_WEBHOOK_RETRY_BASE_MS: int('INLAY_WEBHOOK_RETRY_BASE_MS', 1, 3_600_000, 5000),
+  INLAY_WEBHOOK_POLL_MS: int('INLAY_WEBHOOK_POLL_MS', 10, 600_000, 1000),
   INLAY_RETRY_MAX_MS: int('INLAY_RETRY_MAX_MS', 1, 600_000, 30_000),
   INLAY_RUN_LEASE_MS: int('INLAY_RUN_LEASE_MS', 300, 3_600_000, 60_000),
   INLAY_RUN_MAX_ATTEMPTS: int('INLAY_RUN_MAX_ATTEMPTS', 1, 10, 3),
@@ -112,14 +144,19 @@ const EnvSchema = z.object({
   INLAY_READ_CACHE_MB: int('INLAY_READ_CACHE_MB', 0, 65_536, 64),
   INLAY_RATE_LIMIT_PER_KEY: int('INLAY_RATE_LIMIT_PER_KEY', 0, 10_000_000, 6000),
   INLAY_RATE_LIMIT_PER_USER: int('INLAY_RATE_LIMIT_PER_USER', 0, 10_000_000, 600),
+  INLAY_RATE_LIMIT_PER_WEBHOOK: int('INLAY_RATE_LIMIT_PER_WEBHOOK', 0, 10_000_000, 120),
   INLAY_RATE_LIMIT_WINDOW_SECONDS: int('INLAY_RATE_LIMIT_WINDOW_SECONDS', 1, 86_400, 60),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://')
     .optional(),
   INLAY_TRUST_PROXY: z.string().optional(),
+  INLAY_EGRESS_ALLOW: z.string().optional(),
   NODE_ENV: z.string().optional(),
 });
+
+/** Every environment variable the service reads (besides `INLAY_CONNECTOR_<ID>_*`); each is in docs/deployment.md. */
+export const ENV_VARS: readonly string[] = Object.keys(EnvSchema.shape);
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -168,7 +205,12 @@ export function loadConfig(
     .map((k) => parseMasterKey(k, 'INLAY_MASTER_KEY_PREVIOUS'));
   const queue = e.INLAY_QUEUE ?? 'memory';
   if (queue === 'pg-boss' && !e.DATABASE_URL) throw new ConfigError('INLAY_QUEUE=pg-boss needs DATABASE_URL');
+  checkConnectorUrls(env);
   const publicUrl = (e.INLAY_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const mcpBase = mcpPublicUrl(publicUrl, e.INLAY_MCP_PORT, e.INLAY_MCP_PUBLIC_URL);
+  const hosts = new Set([new URL(publicUrl).hostname, new URL(mcpBase).hostname]);
+  if (!production && !e.INLAY_PUBLIC_URL && !e.INLAY_MCP_PUBLIC_URL)
+    for (const h of LOOPBACK_HOSTS) hosts.add(h);
   return {
     port: e.PORT,
     host: e.INLAY_HOST,
@@ -178,7 +220,10 @@ export function loadConfig(
     masterKeys: [current, ...previous],
     bootstrapApiKey: e.INLAY_BOOTSTRAP_API_KEY,
     mcpPort: e.INLAY_MCP_PORT,
-    mcpPublicUrl: mcpPublicUrl(publicUrl, e.INLAY_MCP_PORT, e.INLAY_MCP_PUBLIC_URL),
+    mcpPublicUrl: mcpBase,
+    mcpAllowedHosts: [...hosts],
+    mcpAllowedOrigins: origins(e.INLAY_MCP_ALLOWED_ORIGINS, 'INLAY_MCP_ALLOWED_ORIGINS'),
+    mcpMaxConcurrentActions: e.INLAY_MCP_MAX_CONCURRENT_ACTIONS,
     logLevel: e.LOG_LEVEL,
     jwtTtlSeconds: e.INLAY_JWT_TTL_SECONDS,
     logRetentionDays: e.INLAY_LOG_RETENTION_DAYS,
@@ -186,9 +231,13 @@ export function loadConfig(
     runWorkers: e.INLAY_RUN_WORKERS !== 'false',
     workerConcurrency: e.INLAY_WORKER_CONCURRENCY,
     stepTimeoutMs: e.INLAY_STEP_TIMEOUT_MS,
+    expressionWorkers: e.INLAY_EXPRESSION_WORKERS,
+    expressionMemoryMb: e.INLAY_EXPRESSION_MEMORY_MB,
     stepRetries: e.INLAY_STEP_RETRIES,
     maxStepOutputBytes: e.INLAY_MAX_STEP_OUTPUT_BYTES,
     retryBaseMs: e.INLAY_RETRY_BASE_MS,
+    webhookRetryBaseMs: e.INLAY_WEBHOOK_RETRY_BASE_MS,
+    webhookPollMs: e.INLAY_WEBHOOK_POLL_MS,
     retryMaxMs: e.INLAY_RETRY_MAX_MS,
     runLeaseMs: e.INLAY_RUN_LEASE_MS,
     runMaxAttempts: e.INLAY_RUN_MAX_ATTEMPTS,
@@ -202,14 +251,66 @@ export function loadConfig(
     rateLimit: {
       perKey: e.INLAY_RATE_LIMIT_PER_KEY,
       perUser: e.INLAY_RATE_LIMIT_PER_USER,
+      perWebhook: e.INLAY_RATE_LIMIT_PER_WEBHOOK,
       windowSeconds: e.INLAY_RATE_LIMIT_WINDOW_SECONDS,
       redisUrl: e.REDIS_URL,
     },
-    trustProxy:
-      e.INLAY_TRUST_PROXY === undefined ? false : e.INLAY_TRUST_PROXY === 'true' ? true : e.INLAY_TRUST_PROXY,
+    trustProxy: trustProxy(e.INLAY_TRUST_PROXY),
+    egressAllow: egressAllow(e.INLAY_EGRESS_ALLOW),
     env,
     production,
   };
+}
+
+/** `true`, a hop count (`1`: trust the nearest proxy only), or Express's address/subnet/name list. */
+function trustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  // Express reads a number as a hop count but the string '1' as an address.
+  return /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** A comma-separated list of origins (`scheme://host[:port]`), normalised as `URL.origin` writes them. */
+function origins(value: string | undefined, name: string): string[] {
+  const out = new Set<string>();
+  for (const item of (value ?? '').split(',')) {
+    const v = item.trim();
+    if (!v) continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch {}
+    const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !v.endsWith('#');
+    if (!url || !bare || !['http:', 'https:'].includes(url.protocol))
+      throw new ConfigError(`${name}: "${v}" is not an http(s) origin (scheme://host[:port], no path)`);
+    out.add(url.origin);
+  }
+  return [...out];
+}
+
+function egressAllow(value: string | undefined): EgressAllowEntry[] {
+  try {
+    return parseEgressAllow(value);
+  } catch (err) {
+    if (err instanceof EgressAllowError) throw new ConfigError(`INLAY_EGRESS_ALLOW: ${err.message}`);
+    throw err;
+  }
+}
+
+const CONNECTOR_URL = /^INLAY_CONNECTOR_[A-Z0-9_]+_(BASE_URL|AUTHORIZE_URL|TOKEN_URL)$/;
+
+/** Operator URLs are trusted as written, so they must at least be absolute http(s) URLs. */
+function checkConnectorUrls(env: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (!CONNECTOR_URL.test(name) || value === undefined) continue;
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {}
+    if (!ok) throw new ConfigError(`${name} must be an absolute http(s) URL`);
+  }
 }
 
 function mcpPublicUrl(publicUrl: string, mcpPort?: number, explicit?: string): string {

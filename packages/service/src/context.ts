@@ -6,6 +6,7 @@ import type { Logger } from './logger.ts';
 import type { ReadCache } from './store/read-cache.ts';
 import type { Db, Store } from './store/store.ts';
 import type { UserTokens } from './tokens/user-tokens.ts';
+import type { AccountEvents } from './webhooks/account-events.ts';
 
 /** What feature modules share: built once by `createApp`. */
 export interface AppContext {
@@ -16,6 +17,8 @@ export interface AppContext {
   tokens: UserTokens;
   connectors: ConnectorRuntime;
   credentials: CredentialService;
+  /** Account events for the account's webhook endpoints. */
+  events: AccountEvents;
   logger: Logger;
   /** Hot reads kept until a write (on any node) changes them. */
   reads: ReadCache;

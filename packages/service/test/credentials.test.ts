@@ -11,6 +11,7 @@ import {
   GOOD_KEY,
   type Provider,
   providerConnectors,
+  providerEgress,
   startProvider,
 } from './helpers/providers.ts';
 import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
@@ -31,6 +32,7 @@ beforeAll(async () => {
   const keycoDef = defs.find((d) => d.id === 'keyco')!;
   svc = await startService({
     connectors: [...defs, { ...keycoDef, id: 'deadco', name: 'DeadCo', baseUrl: 'http://127.0.0.1:1/key' }],
+    env: providerEgress(provider, '127.0.0.1:1'),
   });
   ({ apiKey, accountId } = await svc.account());
   alice = await createUser(svc, apiKey, 'alice');
@@ -57,6 +59,8 @@ describe('POST /credentials (API key and basic)', () => {
       type: 'apiKey',
       status: 'connected',
       statusReason: null,
+      statusChangedAt: expect.stringMatching(ISO_MS_RE),
+      accountLabel: 'KeyCo Team',
       createdAt: expect.stringMatching(ISO_MS_RE),
       updatedAt: expect.stringMatching(ISO_MS_RE),
     });
@@ -234,11 +238,13 @@ describe('GET and DELETE /credentials', () => {
     for (const c of list.body.data)
       expect(Object.keys(c).sort()).toEqual(
         [
+          'accountLabel',
           'connector',
           'createdAt',
           'credentialId',
           'name',
           'status',
+          'statusChangedAt',
           'statusReason',
           'type',
           'updatedAt',

@@ -97,6 +97,7 @@ describe('RunStore', () => {
       position,
       userId,
       stepId: `s${position}`,
+      name: position === 2 ? 'Last step' : null,
       connector: 'transform',
       connectorId: connectorUuid('transform'),
       action: 'map',
@@ -163,7 +164,8 @@ describe('a run whose worker died', () => {
     expect(row).toMatchObject({ status: 'succeeded', finished: true, attempts: 2 });
     const entry = (await logsOf(svc, apiKey, workflowId, userId)).find((e) => e.executionId === id);
     expect(entry.results.map((r: { stepId: string }) => r.stepId)).not.toContain('half-done');
-    expect(entry.results.map((r: any) => r.data[0][0].json)).toEqual([{ a: 1 }, 42]);
+    // A value that is not an object is held as `{value}`: the seed types an item's `json` as an object.
+    expect(entry.results.map((r: any) => r.data[0][0].json)).toEqual([{ a: 1 }, { value: 42 }]);
   });
 
   it('is marked failed with the reason after its last attempt, never left running', async () => {

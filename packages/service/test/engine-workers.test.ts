@@ -39,6 +39,8 @@ function startWorker(databaseUrl: string): Worker {
     INLAY_QUEUE_POLL_MS: '500',
     INLAY_RUN_LEASE_MS: String(LEASE_MS),
     INLAY_RETRY_BASE_MS: '10',
+    // The http steps call an upstream fake on loopback, which the egress policy refuses unless opened.
+    INLAY_EGRESS_ALLOW: '127.0.0.1',
     INLAY_RATE_LIMIT_PER_KEY: '0',
     INLAY_RATE_LIMIT_PER_USER: '0',
     LOG_LEVEL: 'info',

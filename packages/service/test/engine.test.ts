@@ -92,6 +92,8 @@ beforeAll(async () => {
   svc = await startService({
     env: {
       INLAY_CONNECTOR_DISCORD_BASE_URL: discord.url,
+      // The http steps below call upstream fakes on loopback, which the egress policy refuses unless opened.
+      INLAY_EGRESS_ALLOW: '127.0.0.1',
       INLAY_RETRY_BASE_MS: '5',
       INLAY_RETRY_MAX_MS: '40',
       INLAY_STEP_RETRIES: '2',
@@ -179,9 +181,15 @@ describe('event trigger', () => {
         'rerunOf',
         'workflowId',
         'version',
+        'trigger',
+        'summary',
+        'reruns',
       ].sort(),
     );
     expect(e).toMatchObject({
+      trigger: { type: 'event', event: 'deal.created', data: { name: 'Acme', amount: 21 } },
+      summary: null,
+      reruns: [],
       executionId: id,
       startedAt: expect.stringMatching(ISO_MS_RE),
       stoppedAt: expect.stringMatching(ISO_MS_RE),
@@ -230,8 +238,9 @@ describe('event trigger', () => {
         author: { id: '7', username: 'inlay-bot', bot: true },
       },
     });
-    expect(read.data[0][0].statusCode).toBe(200);
-    expect(read.data[0][0].json).toEqual([post.data[0][0].json]);
+    // A list is one output item per element, each with the provider's status.
+    expect(read.data[0].map((i: { json: unknown }) => i.json)).toEqual([post.data[0][0].json]);
+    expect(read.data[0].map((i: { statusCode: number }) => i.statusCode)).toEqual([200]);
     expect(e.inputs).toEqual([
       { connectorId: connectorUuid('transform'), data: { expression: expect.stringContaining('New deal') } },
       {

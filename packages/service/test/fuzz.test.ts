@@ -22,7 +22,16 @@ let ids: Record<string, string[]>;
 let mcp: { serverId: string; accessToken: string };
 let routes: RouteEntry[];
 let snap: Awaited<ReturnType<typeof snapshotter>>;
-const stats = { snapMs: 0, reqMs: 0, rest: 0, mcp: 0, rejected: 0, byStatus: new Map<number, number>() };
+const stats = {
+  snapMs: 0,
+  reqMs: 0,
+  rest: 0,
+  mcp: 0,
+  rejected: 0,
+  deep: 0,
+  deepMcp: 0,
+  byStatus: new Map<number, number>(),
+};
 
 beforeAll(async () => {
   stub = await startStubProvider();
@@ -43,8 +52,8 @@ beforeAll(async () => {
     installationId: [installationId],
     executionId: executionIds,
     serverId: [mcp.serverId],
-    connector: ['slack', 'discord', 'mailchimp', 'transform', 'http', 'nope'],
-    source: ['channels', 'x'],
+    connector: ['slack', 'discord', 'mailchimp', 'transform', 'http', 'nope', ...PROTO_NAMES],
+    source: ['channels', 'x', ...PROTO_NAMES],
     credentialId: [],
   };
   routes = routeTable(svc.app).filter((r) => !isMcpRoute(r));
@@ -55,7 +64,7 @@ afterAll(async () => {
   const top = [...stats.byStatus].sort((x, y) => x[0] - y[0]).map(([s, n]) => `${s}:${n}`);
   console.log(
     `fuzz: ${stats.rest} REST requests over ${routes?.length} routes, ${stats.mcp} JSON-RPC requests, ` +
-      `${stats.rest + stats.mcp} in total; ${stats.rejected} rejected requests checked for partial writes ` +
+      `${stats.rest + stats.mcp} in total (${stats.deep} REST and ${stats.deepMcp} MCP bodies nested past 64 levels); ${stats.rejected} rejected requests checked for partial writes ` +
       `against ${snap?.tables} tables; statuses ${top.join(' ')} (ms in requests ${Math.round(stats.reqMs)}, in snapshots ${Math.round(stats.snapMs)})`,
   );
   await svc?.close();
@@ -63,6 +72,31 @@ afterAll(async () => {
 });
 
 // ---------- generators ----------
+
+/** Names that are properties of every object: a lookup by `obj[name]` without an own-property check finds them. */
+const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+const protoName = fc.constantFrom(...PROTO_NAMES);
+
+/** JSON text nested `depth` levels (arrays, objects, or both), optionally inside a real-looking body. */
+const deepJson = fc
+  .record({
+    depth: fc.oneof(fc.integer({ min: 65, max: 200 }), fc.integer({ min: 1_000, max: 6_000 })),
+    open: fc.constantFrom('[', '{"a":', '[{"b":'),
+    wrap: fc.constantFrom('', 'data', 'definition', 'values'),
+  })
+  .map(({ depth, open, wrap }) => {
+    const close = open === '[' ? ']' : open === '{"a":' ? '}' : '}]';
+    const levels = open === '[{"b":' ? Math.ceil(depth / 2) : depth;
+    const inner = `${open.repeat(levels)}1${close.repeat(levels)}`;
+    return wrap ? `{"${wrap}": ${inner}}` : inner;
+  });
+const DEEP = new WeakSet<object>();
+/** Marks a deep body so the property can assert on it; the text itself goes out unchanged. */
+const deepBody = deepJson.map((text) => {
+  const marked = Object.assign(Object(text) as object, {});
+  DEEP.add(marked);
+  return marked as unknown as string;
+});
 
 const ascii = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) });
 const nasty = fc.constantFrom(
@@ -82,6 +116,8 @@ const nasty = fc.constantFrom(
   '$where',
   '__proto__',
   'constructor',
+  'toString',
+  'hasOwnProperty',
   'x'.repeat(2_000),
   '🦄',
   '\u0000',
@@ -121,7 +157,7 @@ const queryKeys = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) },
-  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'a[b]', 'limit[]', 'userId[$ne]') },
+  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'a[b]', 'limit[]', 'userId[$ne]') },
 );
 const queryValue = fc.oneof(
   { weight: 3, arbitrary: scalar },
@@ -164,8 +200,29 @@ const FIELDS = [
   'clientSecret',
   'scopes',
 ] as const;
+/** A definition whose connector, action, option source, config field or trigger is a prototype name. */
+const protoDefinition = fc
+  .record({
+    connector: fc.oneof(protoName, fc.constant('slack')),
+    action: fc.oneof(protoName, fc.constant('post_message')),
+    source: fc.oneof(protoName, fc.constant('channels')),
+    field: fc.oneof(protoName, fc.constant('channel')),
+    event: fc.oneof(protoName, fc.constant('deal.created')),
+  })
+  .map(({ connector, action, source, field, event }) => {
+    const stepId = '6b0f5f43-56a4-4d6e-9a5e-1c3f3f0b6a11';
+    return {
+      trigger: { type: 'event', event },
+      steps: [{ id: stepId, connector, action, input: { channel: `{{ config.${field} }}` } }],
+      config: [
+        { stepId, name: field, displayName: 'F', type: 'select', required: true, options: { source } },
+      ],
+    };
+  });
 const validish = (field: string) =>
   fc.oneof(
+    protoDefinition,
+    fc.record({ [PROTO_NAMES[1]!]: fc.constant('00000000-0000-4000-8000-000000000000') }),
     fc.constantFrom(...(ids[field]?.length ? ids[field]! : ['x'])),
     fc.constantFrom(ids.workflowId!, [a.workflowId], {}, [], {
       slack: '00000000-0000-4000-8000-000000000000',
@@ -180,6 +237,7 @@ const bodyObject = fc
       fc.oneof(
         { weight: 5, arbitrary: fc.constantFrom(...FIELDS) },
         { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+        { weight: 1, arbitrary: protoName },
       ),
       fc.oneof(
         { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
@@ -212,6 +270,14 @@ const body = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 100 }) },
+  { weight: 1, arbitrary: deepBody },
+  {
+    // Publish-shaped: a real integration, with prototype names where the definition names things.
+    weight: 1,
+    arbitrary: protoDefinition.map((definition) =>
+      JSON.stringify({ integrationId: a.integrationId, name: 'proto', definition }),
+    ),
+  },
   { weight: 2, arbitrary: fc.constant(undefined) },
 );
 
@@ -301,7 +367,7 @@ function checkProblem(status: number, contentType: string | null, text: string, 
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const BROWSER_ROUTES = new Set(['/oauth/callback']);
+const BROWSER_ROUTES = new Set(['/oauth/callback', '/oauth/start']);
 const writes = /^\/(run\/|workflows\/[^/]+\/rerun\/|hooks\/)/;
 /** A run started by a successful request finishes in the background; wait so it is not blamed on the next one. */
 async function settle() {
@@ -330,18 +396,23 @@ describe('REST fuzzing', () => {
         else if (r.auth !== 'none') headers.authorization = r.auth;
         const hasBody = r.body !== undefined && !['GET', 'HEAD'].includes(r.method);
         if (!hasBody) delete headers['content-encoding'];
+        const deep = typeof r.body === 'object' && DEEP.has(r.body as object);
         const label = `${r.method} ${r.path}${r.query}`;
         const t0 = performance.now();
         const res = await fetch(`${svc.url}${r.path}${r.query}`, {
           method: r.method,
           headers,
-          body: hasBody ? r.body : undefined,
+          body: hasBody ? String(r.body) : undefined,
         });
         const text = await res.text();
         stats.reqMs += performance.now() - t0;
         stats.rest++;
         stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
         if (res.status >= 500) throw new Error(`${label}: ${res.status} ${text.slice(0, 300)}`);
+        // A body nested past the limit never gets through (a CORS preflight answers before any body is read).
+        if (deep && hasBody && r.method !== 'OPTIONS' && res.status < 400)
+          throw new Error(`${label}: a body nested deeper than 64 levels was accepted with ${res.status}`);
+        if (deep && hasBody) stats.deep++;
         // The OAuth callback is a browser page: its errors are HTML pages by design.
         if (res.status >= 400 && r.method !== 'HEAD' && !BROWSER_ROUTES.has(r.route.path))
           checkProblem(res.status, res.headers.get('content-type'), text, label);
@@ -384,6 +455,7 @@ const TOOLS = [
   'run_workflow_inlay',
   'get_workflow_logs_inlay',
   'no_such_tool',
+  ...PROTO_NAMES,
 ];
 const METHODS = [
   'initialize',
@@ -399,6 +471,7 @@ const METHODS = [
   'logging/setLevel',
   'no/such',
   '',
+  ...PROTO_NAMES,
 ];
 const rpcId = fc.oneof(
   fc.integer(),
@@ -425,7 +498,7 @@ const toolArgs = fc.oneof(
     ),
     fc.oneof(
       fc.jsonValue({ maxDepth: 2 }),
-      fc.constantFrom('slack', 'post_message', 'transform', 'map'),
+      fc.constantFrom('slack', 'post_message', 'transform', 'map', ...PROTO_NAMES),
       fc.constant(0).map(() => a.workflowId),
     ),
     { maxKeys: 4 },
@@ -467,6 +540,12 @@ const mcpBody = fc.oneof(
     arbitrary: fc.oneof(
       fc.constantFrom('{', '[]', 'null', '{"jsonrpc":"2.0"}', ''),
       fc.string({ maxLength: 50 }),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: deepJson.map(
+      (inner) => `{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": ${inner}}`,
     ),
   },
 );
@@ -520,6 +599,15 @@ describe('MCP fuzzing', () => {
         const text = await res.text();
         stats.mcp++;
         const label = `MCP ${r.body.slice(0, 120)}`;
+        // Nested past the limit: refused before the SDK, once the URL and the Host are known to be good.
+        if (
+          r.body.length > 130 &&
+          /^\{"jsonrpc": "2.0", "id": 1, "method": "tools\/list", "params": [[{]/.test(r.body)
+        ) {
+          stats.deepMcp++;
+          if (r.url === 'ok' && ![400, 401, 404].includes(res.status))
+            throw new Error(`${label}: a body nested deeper than 64 levels answered ${res.status}`);
+        }
         if (res.status >= 500) throw new Error(`${label}: ${res.status} ${text.slice(0, 300)}`);
         const type = res.headers.get('content-type');
         if (text && (type?.includes('json') || type?.includes('event-stream'))) {

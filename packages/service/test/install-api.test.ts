@@ -2,8 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials, installations, userWorkflows } from '../src/store/schema.ts';
+import { TestBrowser } from './helpers/browser.ts';
 import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { GOOD_KEY, type Provider, providerConnectors, startProvider } from './helpers/providers.ts';
+import {
+  GOOD_KEY,
+  type Provider,
+  providerConnectors,
+  providerEgress,
+  startProvider,
+} from './helpers/providers.ts';
 import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
 
 let provider: Provider;
@@ -95,10 +102,9 @@ const stored = async () => ({
 async function connectAcme(userId: string): Promise<string> {
   const r = await svc.call('POST', '/credentials/oauth', {
     auth: apiKey,
-    body: { userId, connector: 'acme', redirectUri: 'http://app.example.test/done' },
+    body: { userId, connector: 'acme', redirectUri: 'http://localhost:3000/done' },
   });
-  const consent = await fetch(r.body.authorizeUrl, { redirect: 'manual' });
-  await fetch(consent.headers.get('location')!, { redirect: 'manual' });
+  await new TestBrowser().connect(r.body.authorizeUrl);
   return r.body.credentialId;
 }
 
@@ -113,7 +119,7 @@ async function keyco(userId: string, name?: string): Promise<string> {
 
 beforeAll(async () => {
   provider = await startProvider();
-  svc = await startService({ connectors: providerConnectors(provider.url) });
+  svc = await startService({ connectors: providerConnectors(provider.url), env: providerEgress(provider) });
   ({ apiKey } = await svc.account());
   alice = await createUser(svc, apiKey, 'alice');
   bob = await createUser(svc, apiKey, 'bob');

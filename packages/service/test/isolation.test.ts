@@ -103,6 +103,9 @@ function bodyFor(r: RouteEntry): unknown {
     'PATCH /installations/:installationId': { enabled: false },
     'POST /credentials': { userId: a.userId, connector: 'discord', data: { botToken: 'x'.repeat(20) } },
     'POST /credentials/oauth': { userId: a.userId, connector: 'slack' },
+    // Well-formed, so only whose credential it is can answer.
+    'PUT /credentials/:credentialId': { userId: a.userId, data: { botToken: 'x'.repeat(20) } },
+    'PATCH /credentials/:credentialId': { userId: a.userId, label: 'Renamed' },
     'PUT /workflows/activate': { userId: a.userId, workflowId: a.workflowId },
     'PUT /workflows/deactivate': { userId: a.userId, workflowId: a.workflowId },
     'POST /run/workflow': { userId: a.userId, workflowId: a.workflowId, data: {} },
@@ -247,7 +250,12 @@ describe('isolation matrix: @inlay/express', () => {
         for (const [name, headers] of cases) {
           const res = await fetch(`${base}${path}`, {
             method: r.method,
-            headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+            // As the widget sends it (x-inlay-client passes the proxy's CSRF guard), so the user check is what answers.
+            headers: {
+              ...headers,
+              'x-inlay-client': '1',
+              ...(body ? { 'content-type': 'application/json' } : {}),
+            },
             body: body ? JSON.stringify(body) : undefined,
           });
           const text = await res.text();

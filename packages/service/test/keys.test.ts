@@ -8,12 +8,26 @@ import { oauthAppAad } from '../src/credentials/oauth-apps.ts';
 import { stateAad } from '../src/credentials/oauth-states.ts';
 import { keyIdOf, masterKeyId, Vault } from '../src/credentials/vault.ts';
 import { webhookAad } from '../src/installations/installations.ts';
-import { credentials, installations, oauthApps, oauthStates, signingKeys } from '../src/store/schema.ts';
+import {
+  credentials,
+  installations,
+  oauthApps,
+  oauthStates,
+  signingKeys,
+  webhookEndpoints,
+} from '../src/store/schema.ts';
 import { signingKeyAad } from '../src/tokens/signing-keys.ts';
+import { endpointAad } from '../src/webhooks/endpoints.ts';
 import { runCli } from './helpers/cli.ts';
 import { createUser } from './helpers/fixtures.ts';
 import { privateDatabase } from './helpers/private-database.ts';
-import { GOOD_KEY, type Provider, providerConnectors, startProvider } from './helpers/providers.ts';
+import {
+  GOOD_KEY,
+  type Provider,
+  providerConnectors,
+  providerEgress,
+  startProvider,
+} from './helpers/providers.ts';
 import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 const OLD = randomBytes(32);
@@ -50,6 +64,7 @@ const serve = (keys: Buffer[]) =>
     connectors: providerConnectors(provider.url),
     env: {
       ...store,
+      ...providerEgress(provider),
       INLAY_MASTER_KEY: b64(keys[0]!),
       ...(keys.length > 1 ? { INLAY_MASTER_KEY_PREVIOUS: keys.slice(1).map(b64).join(',') } : {}),
     },
@@ -88,6 +103,8 @@ async function sealedValues(svc: Service) {
   for (const r of await db.select().from(installations))
     if (r.webhookSecretSealed)
       out.push({ table: 'installations', sealed: r.webhookSecretSealed, aad: webhookAad(r) });
+  for (const r of await db.select().from(webhookEndpoints))
+    out.push({ table: 'webhook_endpoints', sealed: r.secretSealed, aad: endpointAad(r), keyId: r.keyId });
   return out;
 }
 
@@ -113,7 +130,7 @@ describe('inlay keys rotate', () => {
     });
     const pending = await svc.call('POST', '/credentials/oauth', {
       auth: apiKey,
-      body: { userId: alice, connector: 'acme', redirectUri: 'http://app.example.test/done' },
+      body: { userId: alice, connector: 'acme', redirectUri: 'http://localhost:3000/done' },
     });
     const integration = await svc.call('POST', '/integrations', { auth: apiKey, body: { name: 'Hooks' } });
     const wf = await svc.call('POST', '/workflows', {
@@ -135,9 +152,22 @@ describe('inlay keys rotate', () => {
     expect(inst.status, inst.text).toBe(201);
     const webhookUrl = inst.body.data.webhookUrl;
     expect(webhookUrl).toMatch(/\/hooks\//);
+    // An account webhook endpoint's signing secret (an event it never receives here: nothing is sent).
+    const hook = await svc.call('POST', '/webhook-endpoints', {
+      auth: apiKey,
+      body: { url: 'https://hooks.example.com/inlay', events: ['credential.needs_reconnect'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
     const before = await sealedValues(svc);
     expect(new Set(before.map((v) => v.table))).toEqual(
-      new Set(['credentials', 'oauth_apps', 'oauth_states', 'signing_keys', 'installations']),
+      new Set([
+        'credentials',
+        'oauth_apps',
+        'oauth_states',
+        'signing_keys',
+        'installations',
+        'webhook_endpoints',
+      ]),
     );
     expect(before.every((v) => keyIdOf(v.sealed) === masterKeyId(OLD))).toBe(true);
     await svc.close();
@@ -177,7 +207,7 @@ describe('inlay keys rotate', () => {
     expect(summary.keyId).toBe(masterKeyId(NEW));
     expect(summary.failures).toEqual([]);
     expect(summary.tables.credentials).toMatchObject({ resealed: 5, failed: 0, remaining: 0 });
-    for (const t of ['oauth_apps', 'oauth_states', 'signing_keys', 'installations'])
+    for (const t of ['oauth_apps', 'oauth_states', 'signing_keys', 'installations', 'webhook_endpoints'])
       expect(summary.tables[t]).toMatchObject({ failed: 0, remaining: 0 });
     expect(summary.tables.oauth_apps.resealed).toBe(1);
     expect(summary.tables.installations.resealed).toBe(1);

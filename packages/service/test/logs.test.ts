@@ -34,6 +34,9 @@ describe('GET /workflows/{workflowId}/logs', () => {
       rerunOf: null,
       workflowId: s.workflowId,
       version: 1,
+      trigger: { type: 'event', event: 'deal.created', data: { name: 'deal 24' } },
+      summary: null,
+      reruns: [],
       results: [expect.any(Object), expect.any(Object)],
       inputs: [
         { connectorId: expect.stringMatching(UUID_RE), data: { n: 24, connector: 'transform' } },

@@ -1,9 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials } from '../src/store/schema.ts';
+import { TestBrowser } from './helpers/browser.ts';
 import { createUser, tokenFor } from './helpers/fixtures.ts';
 import { connectV1, connectV2 } from './helpers/mcp.ts';
-import { GOOD_KEY, type Provider, providerConnectors, startProvider } from './helpers/providers.ts';
+import {
+  GOOD_KEY,
+  type Provider,
+  providerConnectors,
+  providerEgress,
+  startProvider,
+} from './helpers/providers.ts';
 import { type Service, startService } from './helpers/service.ts';
 
 let provider: Provider;
@@ -14,7 +21,7 @@ let server: { serverId: string; accessToken: string; url: string };
 
 beforeAll(async () => {
   provider = await startProvider();
-  svc = await startService({ connectors: providerConnectors(provider.url) });
+  svc = await startService({ connectors: providerConnectors(provider.url), env: providerEgress(provider) });
   ({ apiKey } = await svc.account());
   alice = await createUser(svc, apiKey, 'alice');
   await svc.call('PUT', '/connectors/acme/oauth-app', {
@@ -101,17 +108,19 @@ describe('create_credential_inlay', () => {
         arguments: {
           connectorId: 'acme',
           authenticationType: 'oauth2',
-          redirectUri: 'http://app.example.test/back',
+          redirectUri: 'http://localhost:5173/back',
         },
       })) as any;
       expect(r.isError).toBeFalsy();
       const { credentialId, status, authorizeUrl } = r.structuredContent;
       expect(status).toBe('pending');
-      expect(new URL(authorizeUrl).searchParams.get('code_challenge_method')).toBe('S256');
-      const consent = await fetch(authorizeUrl, { redirect: 'manual' });
-      const back = await fetch(consent.headers.get('location')!, { redirect: 'manual' });
+      const browser = new TestBrowser();
+      expect(new URL(await browser.start(authorizeUrl)).searchParams.get('code_challenge_method')).toBe(
+        'S256',
+      );
+      const back = await browser.connect(authorizeUrl);
       const to = new URL(back.headers.get('location')!);
-      expect(to.origin + to.pathname).toBe('http://app.example.test/back');
+      expect(to.origin + to.pathname).toBe('http://localhost:5173/back');
       expect(to.searchParams.get('credentialId')).toBe(credentialId);
       expect(to.searchParams.get('status')).toBe('connected');
       const listed = (await client.callTool({
@@ -134,8 +143,7 @@ describe('create_credential_inlay', () => {
     try {
       const r = await call(client, { connectorId: 'acme', authenticationType: 'oauth2' });
       expect(r.isError, JSON.stringify(r)).toBeFalsy();
-      const consent = await fetch(r.structuredContent.authorizeUrl, { redirect: 'manual' });
-      const page = await fetch(consent.headers.get('location')!, { redirect: 'manual' });
+      const page = await new TestBrowser().connect(r.structuredContent.authorizeUrl);
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toContain(`window.opener.postMessage(message, "${new URL(svc.url).origin}")`);

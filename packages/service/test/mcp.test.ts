@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_PROTOCOL_VERSIONS } from '../src/mcp/protocol-versions.ts';
 import { mcpServers } from '../src/store/schema.ts';
 import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
 import { connectV1, connectV2, rawRpc, rpcMessages } from './helpers/mcp.ts';
@@ -72,6 +74,16 @@ describe('MCP servers API', () => {
       'invalid_request',
       'body.restrictions.connectors.allow',
     );
+    for (const list of ['connectors', 'actions'])
+      expectProblem(
+        await svc.call('POST', '/mcp-servers', {
+          auth: s.apiKey,
+          body: { name: 'x', restrictions: { [list]: { allow: ['slack'], block: ['hubspot'] } } },
+        }),
+        400,
+        'invalid_request',
+        `body.restrictions.${list}.block`,
+      );
     expectProblem(
       await svc.call('POST', '/mcp-servers', { auth: jwt, body: { name: 'x' } }),
       403,
@@ -109,7 +121,10 @@ describe.each([
     const all = (await client.callTool({ name: 'list_connectors_inlay', arguments: {} })) as any;
     expect(all.isError).toBeFalsy();
     const ids = all.structuredContent.connectors.map((c: { id: string }) => c.id);
-    expect(ids).toEqual(expect.arrayContaining(['slack', 'http', 'transform']));
+    expect(ids).toEqual(expect.arrayContaining(['slack', 'hubspot']));
+    // The http and transform built-ins are opt-in: this server's restrictions do not name them.
+    expect(ids).not.toContain('http');
+    expect(ids).not.toContain('transform');
     expect(all.structuredContent.connectors.find((c: { id: string }) => c.id === 'slack')).toEqual({
       id: 'slack',
       name: 'Slack',
@@ -211,7 +226,13 @@ describe('MCP over raw HTTP', () => {
     expect(JSON.parse(bad.text)).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
   });
 
-  it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
+  it('lists exactly the protocol versions docs/mcp.md names', async () => {
+    const docs = readFileSync(new URL('../../../docs/mcp.md', import.meta.url), 'utf8');
+    const listed = /Supported protocol versions: (.*)\./.exec(docs)?.[1];
+    expect(listed?.match(/\d{4}-\d{2}-\d{2}/g)).toEqual(MCP_PROTOCOL_VERSIONS);
+  });
+
+  it.each(MCP_PROTOCOL_VERSIONS.filter((v) => v < '2026'))(
     'serves legacy protocol %s with initialize',
     async (version) => {
       const r = await rawRpc(server.url, init(1, version), auth());
@@ -219,6 +240,11 @@ describe('MCP over raw HTTP', () => {
       expect(rpcMessages(r.text, r.headers.get('content-type'))[0].result.protocolVersion).toBe(version);
     },
   );
+
+  it.each(['2024-10-07', '2023-01-01'])('offers 2025-11-25 to a client asking for unlisted %s', async (v) => {
+    const r = await rawRpc(server.url, init(1, v), auth());
+    expect(rpcMessages(r.text, r.headers.get('content-type'))[0].result.protocolVersion).toBe('2025-11-25');
+  });
 
   it('parses a response sent as SSE', async () => {
     const client = await connectV1(server.url, auth());
@@ -333,5 +359,55 @@ describe('MCP isolation and restrictions', () => {
     })) as any;
     expect(hub.isError).toBe(true);
     await client.close();
+  });
+  it('offers http and transform only to a server whose connectors.allow names them', async () => {
+    const plain = await connectV2(server.url, { authorization: `Bearer ${jwt}` });
+    for (const connectorId of ['http', 'transform']) {
+      const details = (await plain.callTool({
+        name: 'get_connector_resources_inlay',
+        arguments: { connectorId },
+      })) as any;
+      expect(details.isError, connectorId).toBe(true);
+      const run = (await plain.callTool({
+        name: 'execute_action_inlay',
+        arguments: {
+          connectorId,
+          actionId: connectorId === 'http' ? 'request' : 'map',
+          parameters: connectorId === 'http' ? { url: 'http://127.0.0.1:9/' } : { expression: '1' },
+        },
+      })) as any;
+      expect(run.isError, connectorId).toBe(true);
+      expect(run.content[0].text).toContain(`Unknown connector "${connectorId}"`);
+    }
+    await plain.close();
+    // A block list that leaves them out is not enough: they must be named in allow.
+    const blocking = (
+      await svc.call('POST', '/mcp-servers', {
+        auth: s.apiKey,
+        body: { name: 'blocking', restrictions: { connectors: { block: ['slack'] } } },
+      })
+    ).body;
+    const b = await connectV2(blocking.url, { authorization: `Bearer ${jwt}` });
+    const ids = (
+      (await b.callTool({ name: 'list_connectors_inlay', arguments: {} })) as any
+    ).structuredContent.connectors.map((c: { id: string }) => c.id);
+    expect(ids).not.toContain('http');
+    expect(ids).not.toContain('transform');
+    expect(ids).not.toContain('slack');
+    await b.close();
+    const opted = (
+      await svc.call('POST', '/mcp-servers', {
+        auth: s.apiKey,
+        body: { name: 'opted', restrictions: { connectors: { allow: ['transform'] } } },
+      })
+    ).body;
+    const o = await connectV2(opted.url, { authorization: `Bearer ${jwt}` });
+    const mapped = (await o.callTool({
+      name: 'execute_action_inlay',
+      arguments: { connectorId: 'transform', actionId: 'map', parameters: { expression: '1 + 1' } },
+    })) as any;
+    expect(mapped.isError).toBeFalsy();
+    expect(mapped.structuredContent.output).toBe(2);
+    await o.close();
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { type Provider, providerConnectors, startProvider } from './helpers/providers.ts';
+import { type Provider, providerConnectors, providerEgress, startProvider } from './helpers/providers.ts';
 import { type Service, startService } from './helpers/service.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,10 +27,15 @@ const HOST_PAGE = `<!doctype html><html><body><h1>Settings</h1><script>
 beforeAll(async () => {
   if (!hasChromium) return;
   provider = await startProvider();
-  svc = await startService({ connectors: providerConnectors(provider.url) });
+  svc = await startService({ connectors: providerConnectors(provider.url), env: providerEgress(provider) });
   const { apiKey } = await svc.account();
   const alice = await createUser(svc, apiKey, 'alice');
   jwt = await tokenFor(svc, apiKey, alice);
+  // A foreign origin the account lists, to show the popup still posts only to the origin it names.
+  await svc.call('PUT', '/settings', {
+    auth: apiKey,
+    body: { allowedOrigins: ['https://elsewhere.example'] },
+  });
   await svc.call('PUT', '/connectors/acme/oauth-app', {
     auth: apiKey,
     body: { clientId: provider.clientId, clientSecret: provider.clientSecret },

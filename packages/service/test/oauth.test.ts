@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/accounts/api-keys.ts';
 import { oauthAppAad } from '../src/credentials/oauth-apps.ts';
 import { credentials, oauthApps, oauthStates } from '../src/store/schema.ts';
+import { TestBrowser } from './helpers/browser.ts';
 import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { type Provider, providerConnectors, startProvider } from './helpers/providers.ts';
+import { type Provider, providerConnectors, providerEgress, startProvider } from './helpers/providers.ts';
 import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let provider: Provider;
@@ -19,9 +20,18 @@ const HOST = 'http://app.example.test:3000';
 
 beforeAll(async () => {
   provider = await startProvider();
-  svc = await startService({ connectors: providerConnectors(provider.url), logs });
+  svc = await startService({
+    connectors: providerConnectors(provider.url),
+    env: providerEgress(provider),
+    logs,
+  });
   ({ apiKey, accountId } = await svc.account());
   alice = await createUser(svc, apiKey, 'alice');
+  // The host's pages: the only places (besides loopback in development) a flow may return to.
+  await svc.call('PUT', '/settings', {
+    auth: apiKey,
+    body: { allowedOrigins: [HOST, 'https://host.example'] },
+  });
   const app = await svc.call('PUT', '/connectors/acme/oauth-app', {
     auth: apiKey,
     body: { clientId: provider.clientId, clientSecret: provider.clientSecret },
@@ -43,15 +53,16 @@ async function start(body: Record<string, unknown> = {}, auth = apiKey) {
   return r.body as { credentialId: string; authorizeUrl: string };
 }
 
-/** The browser at the provider: consent (or not), then the provider's redirect back to Inlay. */
-async function consent(authorizeUrl: string): Promise<string> {
-  const res = await fetch(authorizeUrl, { redirect: 'manual' });
-  expect(res.status).toBe(302);
-  return res.headers.get('location')!;
-}
+/** The user's browser: it opens the start link (which gives it the flow's cookie) and the callback. */
+const browser = new TestBrowser();
 
-const callback = (url: string, accept = 'text/html') =>
-  fetch(url, { redirect: 'manual', headers: { accept } });
+/** The browser at the start link and the provider: consent, then the provider's redirect back to Inlay. */
+const consent = (authorizeUrl: string): Promise<string> => browser.consent(authorizeUrl);
+
+/** The provider's consent URL behind a start link (opened in the user's browser, which may reopen it). */
+const providerUrl = async (authorizeUrl: string) => new URL(await browser.start(authorizeUrl));
+
+const callback = (url: string, accept = 'text/html') => browser.open(url, accept);
 
 const statusOf = async (id: string, auth = apiKey) =>
   (await svc.call('GET', `/credentials/${id}?userId=${alice}`, { auth })).body.data;
@@ -139,7 +150,7 @@ describe('PUT /connectors/{connector}/oauth-app', () => {
 describe('the authorization code flow with PKCE', () => {
   it('returns a pending credential and the consent URL with state, PKCE S256, client and redirect', async () => {
     const { credentialId, authorizeUrl } = await start();
-    const url = new URL(authorizeUrl);
+    const url = await providerUrl(authorizeUrl);
     expect(`${url.origin}${url.pathname}`).toBe(`${provider.url}/oauth/authorize`);
     const q = url.searchParams;
     expect(q.get('response_type')).toBe('code');
@@ -168,7 +179,7 @@ describe('the authorization code flow with PKCE', () => {
   it('exchanges the code with the PKCE verifier and client authentication, and stores the tokens sealed', async () => {
     const before = provider.tokenRequests.length;
     const { credentialId, authorizeUrl } = await start();
-    const challenge = new URL(authorizeUrl).searchParams.get('code_challenge');
+    const challenge = (await providerUrl(authorizeUrl)).searchParams.get('code_challenge');
     const back = await consent(authorizeUrl);
     expect(back.startsWith(`${svc.url}/oauth/callback?`)).toBe(true);
     const res = await callback(back);
@@ -227,7 +238,7 @@ describe('the authorization code flow with PKCE', () => {
       headers: { origin: 'https://host.example' },
     });
     expect(r.status).toBe(201);
-    const state = new URL(r.body.authorizeUrl).searchParams.get('state')!;
+    const state = (await providerUrl(r.body.authorizeUrl)).searchParams.get('state')!;
     const [row] = await svc.db
       .select()
       .from(oauthStates)
@@ -352,7 +363,7 @@ describe('state', () => {
 
   it('expires after 10 minutes: a late callback is rejected and the credential stays pending', async () => {
     const { credentialId, authorizeUrl } = await start();
-    const state = new URL(authorizeUrl).searchParams.get('state')!;
+    const state = (await providerUrl(authorizeUrl)).searchParams.get('state')!;
     const back = await consent(authorizeUrl);
     const before = provider.tokenRequests.length;
     // Ten minutes and a second later.
@@ -413,9 +424,12 @@ describe('state', () => {
     );
     // A state whose user is gone is gone with it.
     const pending = await start({}, bobJwt);
+    const back = await consent(pending.authorizeUrl);
+    const unopened = await start({}, bobJwt);
     await svc.call('DELETE', `/users/${bob}`, { auth: apiKey });
-    const res = await callback(await consent(pending.authorizeUrl), 'application/json');
+    const res = await callback(back, 'application/json');
     expect(res.status).toBe(400);
+    expect((await callback(unopened.authorizeUrl, 'application/json')).status).toBe(400);
   });
 });
 
@@ -457,21 +471,27 @@ describe('refresh', () => {
     expect((await statusOf(id)).status).toBe('connected');
   });
 
-  it('marks the credential expired when the refresh fails after a 401', async () => {
+  it('marks the credential needs_reconnect when the refresh fails after a 401', async () => {
     const id = await connected();
     const first = svc.ctx.credentials.open(await rowOf(id));
     provider.revokeAccess(first.oauth!.accessToken);
     provider.revokeRefresh(first.oauth!.refreshToken!);
     const r = await options(id);
-    expectProblem(r, 422, 'unprocessable', 'query.credentialId', 'rejected');
+    expectProblem(r, 422, 'credential_needs_reconnect', 'query.credentialId', 'needs_reconnect');
     const s = await statusOf(id);
-    expect(s.status).toBe('expired');
+    expect(s.status).toBe('needs_reconnect');
     expect(s.statusReason).toContain('invalid_grant');
-    // An expired credential is refused up front from then on.
-    expectProblem(await options(id), 422, 'unprocessable', 'query.credentialId', 'status');
+    // It is refused up front from then on.
+    expectProblem(
+      await options(id),
+      422,
+      'credential_needs_reconnect',
+      'query.credentialId',
+      'needs_reconnect',
+    );
   });
 
-  it('marks the credential expired when the refresh ahead of expiry fails', async () => {
+  it('marks the credential needs_reconnect when the refresh ahead of expiry fails', async () => {
     provider.expiresIn = 60;
     let id: string;
     try {
@@ -480,9 +500,15 @@ describe('refresh', () => {
       provider.expiresIn = 3600;
     }
     provider.revokeRefresh(svc.ctx.credentials.open(await rowOf(id)).oauth!.refreshToken!);
-    expectProblem(await options(id), 422, 'unprocessable', 'query.credentialId', 'status');
+    expectProblem(
+      await options(id),
+      422,
+      'credential_needs_reconnect',
+      'query.credentialId',
+      'needs_reconnect',
+    );
     const s = await statusOf(id);
-    expect(s).toMatchObject({ status: 'expired' });
+    expect(s).toMatchObject({ status: 'needs_reconnect' });
     expect(s.statusReason).toContain('The refresh token was revoked');
   });
 });

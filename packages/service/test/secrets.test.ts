@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/accounts/api-keys.ts';
+import { TestBrowser } from './helpers/browser.ts';
 import { connectV2 } from './helpers/mcp.ts';
 import { postgresBin } from './helpers/private-postgres.ts';
 import {
@@ -11,6 +12,7 @@ import {
   GOOD_KEY,
   type Provider,
   providerConnectors,
+  providerEgress,
   startProvider,
 } from './helpers/providers.ts';
 import { onPostgres, type Reply, type Service, startService, TEST_MASTER_KEY } from './helpers/service.ts';
@@ -40,7 +42,11 @@ async function call(
 
 beforeAll(async () => {
   provider = await startProvider();
-  svc = await startService({ connectors: providerConnectors(provider.url), logs });
+  svc = await startService({
+    connectors: providerConnectors(provider.url),
+    env: providerEgress(provider),
+    logs,
+  });
   ({ apiKey } = await svc.account('secrets'));
   secrets.set('account API key', apiKey);
   secrets.set('OAuth client secret', provider.clientSecret);
@@ -99,14 +105,10 @@ describe('secrets after a full flow', () => {
     const started = await call('POST', '/credentials/oauth', {
       userId: 'alice',
       connector: 'acme',
-      origin: 'http://app.example.test',
+      origin: 'http://localhost:3000',
     });
     expect(started.status, started.text).toBe(201);
-    const consent = await fetch(started.body.authorizeUrl, { redirect: 'manual' });
-    const back = await fetch(consent.headers.get('location')!, {
-      redirect: 'manual',
-      headers: { accept: 'text/html' },
-    });
+    const back = await new TestBrowser().connect(started.body.authorizeUrl);
     seen.push({ what: 'OAuth callback page', text: await back.text() });
     expect(back.status).toBe(200);
     credentialIds = {

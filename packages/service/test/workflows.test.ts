@@ -41,8 +41,18 @@ describe('GET /workflows', () => {
   it('lists each connector once, without transform and delay, with a stable UUID and an absolute icon URL', async () => {
     const wf = (await svc.call('GET', `/workflows?userId=${s.userId}`, { auth: s.apiKey })).body.data[0];
     expect(wf.connectors).toEqual([
-      { connectorId: connectorUuid('slack'), name: 'Slack', icon: `${svc.url}/connectors/slack/icon.svg` },
-      { connectorId: connectorUuid('http'), name: 'HTTP', icon: `${svc.url}/connectors/http/icon.svg` },
+      {
+        connectorName: 'Slack',
+        connectorId: connectorUuid('slack'),
+        connector: 'slack',
+        icon: `${svc.url}/connectors/slack/icon.svg`,
+      },
+      {
+        connectorName: 'HTTP',
+        connectorId: connectorUuid('http'),
+        connector: 'http',
+        icon: `${svc.url}/connectors/http/icon.svg`,
+      },
     ]);
     expect(connectorUuid('slack')).toMatch(UUID_RE);
     const icon = await fetch(wf.connectors[0].icon);
@@ -173,6 +183,127 @@ describe('authoring', () => {
       'body.definition.config[0].options.source',
       'exists',
     );
+  });
+
+  it('refuses invalid JSONata with 422 naming the field, on publish and on update, writing nothing', async () => {
+    const def = slackDefinition() as any;
+    const versions = async () =>
+      (await svc.db.select().from(workflowVersions).where(eq(workflowVersions.workflowId, s.workflowId)))
+        .length;
+    const before = await versions();
+    const withExpression = (expression: string) => {
+      const d = structuredClone(def);
+      d.steps[0].input.expression = expression;
+      return d;
+    };
+    const publish = (definition: unknown) =>
+      svc.call('POST', '/workflows', {
+        auth: s.apiKey,
+        body: { integrationId: s.integrationId, name: 'x', definition },
+      });
+    expectProblem(
+      await publish(withExpression('foo(')),
+      422,
+      'unprocessable',
+      'body.definition.steps[0].input.expression',
+      'jsonata',
+    );
+    expectProblem(
+      await svc.call('PUT', `/workflows/${s.workflowId}`, {
+        auth: s.apiKey,
+        body: { definition: withExpression('$sum(trigger.values') },
+      }),
+      422,
+      'unprocessable',
+      'body.definition.steps[0].input.expression',
+      'jsonata',
+    );
+    const template = structuredClone(def);
+    template.steps[1].input.text = 'Deal {{ foo( }}';
+    expectProblem(
+      await publish(template),
+      422,
+      'unprocessable',
+      'body.definition.steps[1].input.text',
+      'template',
+    );
+    // An expression a template builds is known only at run time; its template must still compile.
+    expect((await publish(withExpression('{{ trigger.formula }}'))).status).toBe(201);
+    expect(await versions()).toBe(before);
+  });
+
+  it('looks names up as own properties: prototype names are a 4xx at publish, never a 500 later', async () => {
+    const def = slackDefinition();
+    const bad = (mut: (d: any) => void) => {
+      const d = structuredClone(def) as any;
+      mut(d);
+      return svc.call('POST', '/workflows', {
+        auth: s.apiKey,
+        body: { integrationId: s.integrationId, name: 'x', definition: d },
+      });
+    };
+    expectProblem(
+      await bad((d) => (d.config[0].options.source = 'constructor')),
+      422,
+      'unprocessable',
+      'body.definition.config[0].options.source',
+      'exists',
+    );
+    expectProblem(
+      await bad((d) => (d.steps[1].connector = 'constructor')),
+      422,
+      'unprocessable',
+      'body.definition.steps[1].connector',
+      'exists',
+    );
+    expectProblem(
+      await bad((d) => (d.steps[1].action = 'constructor')),
+      422,
+      'unprocessable',
+      'body.definition.steps[1].action',
+      'exists',
+    );
+    expectProblem(
+      await bad((d) => (d.steps[1].action = '__proto__')),
+      400,
+      'invalid_request',
+      'body.definition.steps[1].action',
+    );
+    expectProblem(
+      await bad((d) => (d.trigger = { type: 'event', event: '__proto__{}' })),
+      400,
+      'invalid_request',
+      'body.definition.trigger.event',
+    );
+    // An option source route and an install naming prototype properties answer 4xx too.
+    expectProblem(
+      await svc.call('GET', '/connectors/slack/options/constructor', { auth: s.apiKey }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await svc.call('GET', '/connectors/__proto__/actions', { auth: s.apiKey }),
+      404,
+      'not_found',
+    );
+    const steps = (await svc.call('GET', `/workflows/${s.workflowId}/definition`, { auth: s.apiKey })).body
+      .definition.steps;
+    const install = await svc.call('POST', '/installations', {
+      auth: s.apiKey,
+      body: {
+        userId: s.userId,
+        workflowIds: [s.workflowId],
+        credentialIds: { constructor: randomUUID(), __proto__: randomUUID() },
+        values: [
+          { workflowId: s.workflowId, blockId: steps[1].id, fields: [{ name: 'toString', value: 'x' }] },
+        ],
+      },
+    });
+    expect(install.status).toBe(422);
+    expect(install.headers.get('content-type')).toContain('application/problem+json');
+    const fields = install.body.errors.map((e: { field: string }) => e.field);
+    expect(fields).toContain('body.credentialIds.constructor');
+    expect(fields).toContain('body.values[0].fields[0].name');
   });
 
   it('rejects malformed definitions with 400 naming the field', async () => {

@@ -4,6 +4,12 @@ import type { AppContext } from '../context.ts';
 import type { ResolvedCredential } from '../credentials/credential-service.ts';
 import { HttpProblem, invalid, unprocessable } from '../http/problem.ts';
 
+/** The provider refuses the credential: the user reconnects it (`POST /credentials/oauth {credentialId}`). */
+export const needsReconnect = (field: string, message: string) =>
+  new HttpProblem(422, 'credential_needs_reconnect', `${field} ${message}`, {
+    errors: [{ field, rule: 'needs_reconnect', message }],
+  });
+
 /** A connector that runs without a credential: no auth at all, or auth that is optional (the `http` built-in). */
 export const needsNoCredential = (def: ConnectorDefinition) =>
   def.auth.type === 'none' || (def.auth.type === 'apiKey' && def.auth.optional === true);
@@ -34,10 +40,20 @@ export async function usableCredential(
       'status',
       `is ${row.status}${row.statusReason ? ` (${row.statusReason})` : ''}: reconnect it`,
     );
+  if (row.status === 'needs_reconnect')
+    throw needsReconnect(
+      field,
+      `${def.name} credential needs reconnecting${row.statusReason ? ` (${row.statusReason})` : ''}`,
+    );
   if (row.status !== 'connected') throw unusable();
   const resolved = await ctx.credentials.resolve(user.accountId, user.id, credentialId);
   if (!resolved) {
     const now = await ctx.credentials.find(user.accountId, user.id, credentialId);
+    if (now?.status === 'needs_reconnect')
+      throw needsReconnect(
+        field,
+        `${def.name} credential needs reconnecting${now.statusReason ? ` (${now.statusReason})` : ''}`,
+      );
     throw unprocessable(
       field,
       'status',
@@ -60,10 +76,23 @@ export async function loadOptions(
     return await ctx.connectors.options(def.id, source, {
       credential: credential?.secrets,
       onUnauthorized: credential?.refresh,
+      onAuthRefused: credential?.authRefused,
       search,
     });
   } catch (err) {
     if (!(err instanceof ConnectorError)) throw err;
+    // The credential's settings (a subdomain, a site) chose a host the egress policy refuses.
+    if (err.code === 'egress_denied')
+      throw new HttpProblem(
+        422,
+        'egress_denied',
+        `Could not load ${source} from ${def.name}: ${err.message}`,
+        {
+          errors: [{ field, rule: 'egress', message: err.message }],
+        },
+      );
+    if (err.code === 'invalid_url') throw unprocessable(field, 'url', err.message);
+    if (err.code === 'credential_needs_reconnect') throw needsReconnect(field, err.message);
     if (err.statusCode === 401 || err.statusCode === 403)
       throw unprocessable(field, 'rejected', `${def.name} rejected the credential: ${err.message}`);
     throw new HttpProblem(502, 'upstream_error', `Could not load ${source} from ${def.name}: ${err.message}`);

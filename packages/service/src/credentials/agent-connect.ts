@@ -1,8 +1,9 @@
 import type { AppContext } from '../context.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { ToolFailure } from '../mcp/session.ts';
-import { connectWithSecrets } from './connect.ts';
+import { connectWithSecrets, replaceSecrets } from './connect.ts';
 import { httpOrigin, startOAuth } from './oauth-flow.ts';
+import { RedirectTargets } from './redirect-targets.ts';
 
 /**
  * `create_credential_inlay`: an agent connects an app for its user. API-key and basic credentials are
@@ -13,23 +14,35 @@ import { httpOrigin, startOAuth } from './oauth-flow.ts';
 export async function createCredentialFor(
   ctx: AppContext,
   user: { accountId: string; id: string },
-  req: { connectorId: string; redirectUri?: string; fields?: Record<string, string> },
+  req: { connectorId: string; redirectUri?: string; fields?: Record<string, string>; credentialId?: string },
 ): Promise<{ credentialId: string; status: string; authorizeUrl?: string }> {
   try {
     const def = ctx.connectors.get(req.connectorId);
     if (def?.auth.type === 'oauth2') {
+      // The same rule as the REST route, named as the agent knows it (the tool's `redirectUri`, which
+      // defaults to the `x-redirect-uri` header): http(s) only, on one of the account's allowed origins.
+      if (req.redirectUri !== undefined)
+        (await RedirectTargets.of(ctx, user.accountId)).check(req.redirectUri, 'redirectUri');
       const started = await startOAuth(ctx, {
         accountId: user.accountId,
         userId: user.id,
         body: {
           connector: def.id,
           data: req.fields,
+          ...(req.credentialId ? { credentialId: req.credentialId } : {}),
           ...(req.redirectUri
             ? { redirectUri: req.redirectUri, popup: false }
             : { popup: true, origin: httpOrigin(ctx.config.publicUrl) }),
         },
       });
       return { ...started, status: 'pending' };
+    }
+    if (req.credentialId) {
+      const existing = await ctx.credentials.find(user.accountId, user.id, req.credentialId);
+      if (!existing || existing.connector !== req.connectorId)
+        throw new ToolFailure(`No ${req.connectorId} credential ${req.credentialId} of this user.`);
+      const row = await replaceSecrets(ctx, existing, req.fields ?? {});
+      return { credentialId: row.id, status: row.status };
     }
     const row = await connectWithSecrets(ctx, user, { connector: req.connectorId, data: req.fields ?? {} });
     return { credentialId: row.id, status: row.status };

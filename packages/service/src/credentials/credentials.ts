@@ -14,6 +14,9 @@ export const toCredential = (row: CredentialRow): Credential => ({
   type: row.type,
   status: row.status,
   statusReason: row.statusReason,
+  statusChangedAt: row.statusChangedAt.toISOString(),
+  ...(row.accountLabel ? { accountLabel: row.accountLabel } : {}),
+  ...(row.allowedOrigins ? { allowedOrigins: row.allowedOrigins } : {}),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -51,7 +54,12 @@ export const ABANDONED_REASON = 'The sign-in was not completed within 10 minutes
 export async function failAbandoned(db: Db, owner: { accountId: string; userId: string }): Promise<void> {
   await db
     .update(credentials)
-    .set({ status: 'failed', statusReason: ABANDONED_REASON, updatedAt: new Date() })
+    .set({
+      status: 'failed',
+      statusReason: ABANDONED_REASON,
+      statusChangedAt: new Date(),
+      updatedAt: new Date(),
+    })
     .where(
       and(
         eq(credentials.accountId, owner.accountId),

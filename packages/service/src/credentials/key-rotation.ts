@@ -1,9 +1,17 @@
 import { and, asc, eq, gt, isNotNull, notLike, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { webhookAad } from '../installations/installations.ts';
-import { credentials, installations, oauthApps, oauthStates, signingKeys } from '../store/schema.ts';
+import {
+  credentials,
+  installations,
+  oauthApps,
+  oauthStates,
+  signingKeys,
+  webhookEndpoints,
+} from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
 import { signingKeyAad } from '../tokens/signing-keys.ts';
+import { endpointAad } from '../webhooks/endpoints.ts';
 import { credentialAad } from './credential-service.ts';
 import { oauthAppAad } from './oauth-apps.ts';
 import { stateAad } from './oauth-states.ts';
@@ -128,6 +136,33 @@ function columns(db: Db): SealedColumn[] {
             .set({ sealed: next, keyId })
             .where(and(eq(oauthStates.stateHash, k), eq(oauthStates.sealed, old)))
             .returning({ k: oauthStates.stateHash })
+        ).length > 0,
+    },
+    {
+      table: 'webhook_endpoints',
+      source: webhookEndpoints,
+      column: webhookEndpoints.secretSealed,
+      page: async (k, notCurrent, limit) =>
+        (
+          await db
+            .select({
+              key: sql<string>`${webhookEndpoints.id}::text`,
+              sealed: webhookEndpoints.secretSealed,
+              accountId: webhookEndpoints.accountId,
+              id: webhookEndpoints.id,
+            })
+            .from(webhookEndpoints)
+            .where(and(notCurrent, k === undefined ? undefined : gt(sql`${webhookEndpoints.id}::text`, k)))
+            .orderBy(asc(sql`${webhookEndpoints.id}::text`))
+            .limit(limit)
+        ).map((r) => ({ key: r.key, sealed: r.sealed, aad: endpointAad(r) })),
+      swap: async (k, old, next, keyId) =>
+        (
+          await db
+            .update(webhookEndpoints)
+            .set({ secretSealed: next, keyId })
+            .where(and(eq(sql`${webhookEndpoints.id}::text`, k), eq(webhookEndpoints.secretSealed, old)))
+            .returning({ id: webhookEndpoints.id })
         ).length > 0,
     },
     {

@@ -19,6 +19,18 @@ export const oauthAppAad = (row: { accountId: string; connector: string }) =>
 /** The redirect URI every provider app registers: one callback for all connectors and accounts. */
 export const oauthRedirectUri = (publicUrl: string) => `${publicUrl}/oauth/callback`;
 
+/** Inlay's start link for one flow: the `authorizeUrl` handed out; it redirects to the provider. */
+export const oauthStartUrl = (publicUrl: string, token: string) =>
+  `${publicUrl}/oauth/start?flow=${encodeURIComponent(token)}`;
+
+/**
+ * The path of the flow's browser cookie: below the public URL's `/oauth`, so the browser sends it to the
+ * start link (a reopened popup) and the callback, and to nothing else of the service (or of a host that
+ * relays Inlay under its own origin).
+ */
+export const oauthCookiePath = (publicUrl: string) =>
+  `${new URL(publicUrl).pathname.replace(/\/+$/, '')}/oauth`;
+
 /** Creates or replaces the account's app for a connector; the client secret is sealed to its row. */
 export async function saveOAuthApp(
   db: Db,

@@ -1,4 +1,10 @@
-import type { ConnectorDefinition, ConnectorRuntime, CredentialSecrets } from '@inlay/connectors';
+import {
+  type ConnectorDefinition,
+  type ConnectorRuntime,
+  type CredentialSecrets,
+  EgressDenied,
+  egressFetch,
+} from '@inlay/connectors';
 import * as oauth from 'oauth4webapi';
 import type { OAuthClientApp } from './oauth-apps.ts';
 import { normalizeTokenResponses } from './token-response.ts';
@@ -24,7 +30,6 @@ export interface ProviderTarget {
 }
 
 export interface OAuthClientOptions {
-  fetch?: typeof fetch;
   /** Whether a plain-http endpoint may be used (local sandboxes and tests); https is always allowed. */
   allowHttp: (url: URL) => boolean;
   timeoutMs?: number;
@@ -35,17 +40,15 @@ export const isLoopback = (url: URL) => LOOPBACK.has(url.hostname);
 
 /**
  * The authorization code flow (RFC 6749 + PKCE, RFC 7636) and refresh grant over oauth4webapi. Endpoints
- * come from the connector with the deployment's `INLAY_CONNECTOR_<ID>_*_URL` overrides applied.
+ * come from the connector with the deployment's `INLAY_CONNECTOR_<ID>_*_URL` overrides applied. Token
+ * requests go through the runtime's egress policy: an operator's token URL is trusted as written, one
+ * filled from a user's fields (a Shopify shop) must resolve to a public address like any other request.
  */
 export class OAuthClient {
-  readonly #fetch: typeof fetch;
-
   constructor(
     private readonly runtime: ConnectorRuntime,
     private readonly opts: OAuthClientOptions,
-  ) {
-    this.#fetch = normalizeTokenResponses(opts.fetch ?? globalThis.fetch, opts.timeoutMs ?? 15_000);
-  }
+  ) {}
 
   /** The provider's consent URL. */
   authorizeUrl(t: ProviderTarget, p: { redirectUri: string; state: string; codeChallenge?: string }): string {
@@ -119,8 +122,12 @@ export class OAuthClient {
       auth.tokenAuth === 'basic'
         ? oauth.ClientSecretBasic(t.app.clientSecret)
         : oauth.ClientSecretPost(t.app.clientSecret);
+    const transport = egressFetch(this.runtime.egress, {
+      trustedOrigin: this.runtime.operatorOrigin(t.def, 'TOKEN_URL'),
+      maxBytes: 2 * 1024 * 1024,
+    });
     const options = {
-      [oauth.customFetch]: this.#fetch,
+      [oauth.customFetch]: normalizeTokenResponses(transport, this.opts.timeoutMs ?? 15_000),
       [oauth.allowInsecureRequests]: tokenUrl.protocol === 'http:',
     };
     let res: oauth.TokenEndpointResponse;
@@ -162,6 +169,8 @@ export class OAuthClient {
 /** The provider's own words where it gave some (`error: error_description`), else what went wrong. */
 export function toOAuthError(err: unknown): OAuthError {
   if (err instanceof OAuthError) return err;
+  // A refusal says the endpoint is not allowed, not that it is down: not worth a retry.
+  if (err instanceof EgressDenied) return new OAuthError(err.message, false);
   if (err instanceof oauth.AuthorizationResponseError || err instanceof oauth.ResponseBodyError)
     return new OAuthError(
       err.error_description ? `${err.error}: ${err.error_description}` : err.error,

@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { CreateOAuthCredentialBody, CredentialStatus, OAuthStartResponse } from '@inlay/contract';
 import { and, eq } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
+import { sha256 } from '../accounts/api-keys.ts';
 import type { AppContext } from '../context.ts';
-import { invalid, unprocessable } from '../http/problem.ts';
+import { invalid, notFound, unprocessable } from '../http/problem.ts';
 import { credentials } from '../store/schema.ts';
 import { checkCredentialFields } from './credential-fields.ts';
 import { shortReason } from './credentials.ts';
-import { loadOAuthApp, oauthRedirectUri } from './oauth-apps.ts';
+import { loadOAuthApp, oauthRedirectUri, oauthStartUrl } from './oauth-apps.ts';
 import { OAuthError } from './oauth-client.ts';
 import { consumeState, newState, saveState } from './oauth-states.ts';
+import { RedirectTargets } from './redirect-targets.ts';
 
 /** The origin of an http(s) URL, or undefined for anything else (`null` origins, other schemes, garbage). */
 export function httpOrigin(value: string | undefined): string | undefined {
@@ -45,7 +47,12 @@ export async function startOAuth(
       'auth_type',
       `${def.id} uses ${def.auth.type} credentials, not OAuth: use POST /credentials`,
     );
-  const fields = checkCredentialFields(def.auth.fields ?? [], body.data ?? {}, 'body.data');
+  const existing = body.credentialId ? await reconnectTarget(ctx, req, def.id, body.credentialId) : undefined;
+  const fields = checkCredentialFields(
+    def.auth.fields ?? [],
+    body.data ?? existing?.fields ?? {},
+    'body.data',
+  );
   const app = await loadOAuthApp(ctx.db, ctx.vault, req.accountId, def.id);
   if (!app)
     throw unprocessable(
@@ -56,17 +63,28 @@ export async function startOAuth(
   const popup = body.popup ?? body.redirectUri === undefined;
   if (!popup && !body.redirectUri)
     throw invalid('body.redirectUri', 'required', 'is required when popup is false');
-  const origin = popup
-    ? (httpOrigin(body.origin) ?? httpOrigin(body.redirectUri) ?? httpOrigin(req.requestOrigin))
-    : undefined;
-  if (popup && !origin)
-    throw invalid(
-      'body.origin',
-      'required',
-      'is required for a popup (the origin its result is posted to) when neither redirectUri nor an Origin header gives one',
-    );
+  // Both where the browser is sent and where the popup posts its result must be the account's own pages.
+  const targets = await RedirectTargets.of(ctx, req.accountId);
+  if (body.redirectUri !== undefined) targets.check(body.redirectUri, 'body.redirectUri');
+  let origin: string | undefined;
+  if (popup) {
+    const [value, field] =
+      body.origin !== undefined
+        ? [body.origin, 'body.origin']
+        : body.redirectUri !== undefined
+          ? [body.redirectUri, 'body.redirectUri']
+          : [httpOrigin(req.requestOrigin), 'header.origin'];
+    if (!value)
+      throw invalid(
+        'body.origin',
+        'required',
+        'is required for a popup (the origin its result is posted to) when neither redirectUri nor an Origin header gives one',
+      );
+    origin = targets.check(value, field);
+  }
 
   const state = newState();
+  const startToken = newState();
   const codeVerifier = def.auth.pkce ? oauth.generateRandomCodeVerifier() : undefined;
   let authorizeUrl: string;
   try {
@@ -82,17 +100,19 @@ export async function startOAuth(
     if (err instanceof OAuthError) throw unprocessable('body.connector', 'oauth_endpoint', err.reason);
     throw err;
   }
-  const credentialId = randomUUID();
+  const credentialId = existing?.id ?? randomUUID();
   await ctx.db.transaction(async (tx) => {
-    await tx.insert(credentials).values({
-      id: credentialId,
-      accountId: req.accountId,
-      userId: req.userId,
-      connector: def.id,
-      name: body.name ?? def.name,
-      type: 'oauth2',
-      status: 'pending',
-    });
+    // A reconnect keeps the credential (and its tokens) as it is until the new consent completes.
+    if (!existing)
+      await tx.insert(credentials).values({
+        id: credentialId,
+        accountId: req.accountId,
+        userId: req.userId,
+        connector: def.id,
+        name: body.name ?? def.name,
+        type: 'oauth2',
+        status: 'pending',
+      });
     await saveState(tx, ctx.vault, {
       state,
       accountId: req.accountId,
@@ -101,14 +121,38 @@ export async function startOAuth(
       redirectUri: body.redirectUri ?? null,
       popup,
       origin: origin ?? null,
-      secrets: { codeVerifier, fields },
+      startToken,
+      secrets: { codeVerifier, fields, authorizeUrl, ...(existing ? { reconnect: true } : {}) },
     });
   });
-  return { credentialId, authorizeUrl };
+  // The browser goes to the provider through Inlay's start link, which binds the flow to it (a cookie the
+  // callback requires): a consent link handed to someone else's browser connects nothing.
+  return { credentialId, authorizeUrl: oauthStartUrl(ctx.config.publicUrl, startToken) };
+}
+
+/**
+ * The credential `POST /credentials/oauth {credentialId}` reconnects: the user's own, of the same
+ * connector; another user's is a 404 like a missing one. Its non-secret fields (a shop) are kept.
+ */
+async function reconnectTarget(
+  ctx: AppContext,
+  req: { accountId: string; userId: string },
+  connector: string,
+  credentialId: string,
+): Promise<{ id: string; fields?: Record<string, string> }> {
+  const row = await ctx.credentials.find(req.accountId, req.userId, credentialId);
+  if (!row) throw notFound('Credential');
+  if (row.connector !== connector)
+    throw unprocessable(
+      'body.credentialId',
+      'connector',
+      `is a ${row.connector} credential, not ${connector}`,
+    );
+  return { id: row.id, fields: row.sealed ? ctx.credentials.open(row).fields : undefined };
 }
 
 export type CallbackOutcome =
-  | { ok: false; why: 'missing' | 'unknown' | 'used' | 'expired' }
+  | { ok: false; why: 'missing' | 'unknown' | 'used' | 'expired' | 'not_started' | 'browser' }
   | {
       ok: true;
       credentialId: string;
@@ -122,13 +166,18 @@ export type CallbackOutcome =
 /**
  * Handles the provider's redirect: spends the state, exchanges the code (with the PKCE verifier and the
  * client authentication the connector wants) and stores the tokens sealed. A provider error or denied
- * consent marks the credential `failed` with the provider's reason. A missing, spent or expired state
- * changes nothing.
+ * consent marks the credential `failed` with the provider's reason. A missing, spent or expired state, or
+ * a callback from a browser without the start link's cookie, changes nothing.
  */
-export async function completeOAuth(ctx: AppContext, params: URLSearchParams): Promise<CallbackOutcome> {
+export async function completeOAuth(
+  ctx: AppContext,
+  params: URLSearchParams,
+  /** The nonce of this flow's browser cookie, if the request carries one (looked up by the state's hash). */
+  presented: (stateHash: string) => string | undefined,
+): Promise<CallbackOutcome> {
   const state = params.get('state');
   if (!state) return { ok: false, why: 'missing' };
-  const spent = await consumeState(ctx.db, ctx.vault, state);
+  const spent = await consumeState(ctx.db, ctx.vault, state, presented(sha256(state)));
   if (!spent.ok) return spent;
   const { row, secrets } = spent;
   const [cred] = await ctx.db
@@ -141,7 +190,7 @@ export async function completeOAuth(ctx: AppContext, params: URLSearchParams): P
         eq(credentials.userId, row.userId),
       ),
     );
-  if (cred?.status !== 'pending') return { ok: false, why: 'used' };
+  if (!cred || (!secrets.reconnect && cred.status !== 'pending')) return { ok: false, why: 'used' };
   const done = (status: 'connected' | 'failed', reason?: string): CallbackOutcome => ({
     ok: true,
     credentialId: cred.id,
@@ -170,7 +219,8 @@ export async function completeOAuth(ctx: AppContext, params: URLSearchParams): P
         codeVerifier: secrets.codeVerifier,
       },
     );
-    if (!(await ctx.credentials.connect(cred, { fields: secrets.fields, oauth: tokens })))
+    const reconnect = secrets.reconnect === true;
+    if (!(await ctx.credentials.connect(cred, { fields: secrets.fields, oauth: tokens }, { reconnect })))
       return { ok: false, why: 'used' };
     ctx.logger.info({ credentialId: cred.id, connector: cred.connector }, 'OAuth connection completed');
     return done('connected');

@@ -1,4 +1,11 @@
-import { CreateCredentialBody, CreateOAuthCredentialBody, CredentialsQuery } from '@inlay/contract';
+import {
+  CreateCredentialBody,
+  CreateOAuthCredentialBody,
+  CredentialsQuery,
+  DeleteCredentialQuery,
+  ReplaceCredentialBody,
+  UpdateCredentialBody,
+} from '@inlay/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
@@ -6,7 +13,7 @@ import { HttpProblem, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { credentials, installations } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
-import { connectWithSecrets } from './connect.ts';
+import { connectWithSecrets, replaceSecrets } from './connect.ts';
 import { failAbandoned, listCredentials, toCredential } from './credentials.ts';
 import { startOAuth } from './oauth-flow.ts';
 
@@ -57,29 +64,70 @@ export function credentialsRoutes(ctx: AppContext): Router {
     res.json({ data: toCredential(row) });
   });
 
-  r.delete('/credentials/:credentialId', async (req, res) => {
+  // Re-tests now: refreshes an OAuth token when due or refused, records the status and account label.
+  r.post('/credentials/:credentialId/test', async (req, res) => {
     const id = pathId(req.params.credentialId, 'credentialId');
     const q = parse(UserQuery, req.query, 'query');
     const user = await resolveUser(ctx, req, q.userId);
     const row = await ctx.credentials.find(user.accountId, user.id, id);
     if (!row) throw notFound('Credential');
-    // Deleting a credential an installation runs on would break it silently: uninstall or switch it first.
-    const users = await ctx.db
-      .select({ id: installations.id })
-      .from(installations)
-      .where(
-        and(
-          eq(installations.userId, user.id),
-          sql`exists (select 1 from jsonb_each_text(${installations.credentialIds}) c where c.value = ${id})`,
-        ),
-      );
-    if (users.length) {
-      const message = `is used by installation ${users.map((u) => u.id).join(', ')}: switch it to another credential (PATCH /installations/{id}) or uninstall first`;
-      throw new HttpProblem(409, 'conflict', `path.credentialId ${message}`, {
-        errors: [{ field: 'path.credentialId', rule: 'in_use', message }],
-      });
-    }
-    await ctx.db.delete(credentials).where(and(eq(credentials.id, id), eq(credentials.userId, user.id)));
+    const tested = await ctx.credentials.retest(row);
+    if (tested.transient)
+      throw new HttpProblem(502, 'upstream_error', `Could not test the credential: ${tested.transient}`);
+    res.json({ data: toCredential(tested.row) });
+  });
+
+  r.put('/credentials/:credentialId', async (req, res) => {
+    const id = pathId(req.params.credentialId, 'credentialId');
+    const body = parse(ReplaceCredentialBody, req.body, 'body');
+    const user = await resolveUser(ctx, req, body.userId, 'body.userId');
+    const row = await ctx.credentials.find(user.accountId, user.id, id);
+    if (!row) throw notFound('Credential');
+    res.json({ data: toCredential(await replaceSecrets(ctx, row, body.data)) });
+  });
+
+  r.patch('/credentials/:credentialId', async (req, res) => {
+    const id = pathId(req.params.credentialId, 'credentialId');
+    const body = parse(UpdateCredentialBody, req.body, 'body');
+    const user = await resolveUser(ctx, req, body.userId, 'body.userId');
+    const row = await ctx.credentials.find(user.accountId, user.id, id);
+    if (!row) throw notFound('Credential');
+    const renamed = await ctx.credentials.rename(row, body.label);
+    if (!renamed) throw notFound('Credential');
+    res.json({ data: toCredential(renamed) });
+  });
+
+  r.delete('/credentials/:credentialId', async (req, res) => {
+    const id = pathId(req.params.credentialId, 'credentialId');
+    const q = parse(DeleteCredentialQuery, req.query, 'query');
+    const user = await resolveUser(ctx, req, q.userId);
+    const row = await ctx.credentials.find(user.accountId, user.id, id);
+    if (!row) throw notFound('Credential');
+    const usesIt = sql`exists (select 1 from jsonb_each_text(${installations.credentialIds}) c where c.value = ${id})`;
+    await ctx.db.transaction(async (tx) => {
+      const users = await tx
+        .select({ id: installations.id })
+        .from(installations)
+        .where(and(eq(installations.userId, user.id), usesIt))
+        .orderBy(installations.id);
+      // Deleting a credential an installation runs on would break it silently: say which, unless told to.
+      if (users.length && q.detach !== 'true') {
+        const ids = users.map((u) => u.id);
+        const message = `is used by installation ${ids.join(', ')}: switch it to another credential (PATCH /installations/{id}), uninstall, or delete with ?detach=true`;
+        throw new HttpProblem(409, 'conflict', `path.credentialId ${message}`, {
+          errors: [{ field: 'path.credentialId', rule: 'in_use', message }],
+          extra: { installationIds: ids },
+        });
+      }
+      if (users.length)
+        await tx
+          .update(installations)
+          .set({
+            credentialIds: sql`(select coalesce(jsonb_object_agg(c.key, c.value), '{}'::jsonb) from jsonb_each(${installations.credentialIds}) c where c.value <> to_jsonb(${id}::text))`,
+          })
+          .where(and(eq(installations.userId, user.id), usesIt));
+      await tx.delete(credentials).where(and(eq(credentials.id, id), eq(credentials.userId, user.id)));
+    });
     res.json({ message: 'Success' });
   });
 

@@ -18,7 +18,10 @@ export interface ActionRequest {
   connector: string;
   action: string;
   parameters: Record<string, unknown>;
-  /** The credential to use; else the user's only connected credential for the connector. */
+  /**
+   * The credential to use; else the user's only connected credential for the connector, except for a
+   * connector whose credentials are bound to origins (`http`): those are used only when named.
+   */
   credentialId?: string;
 }
 
@@ -39,11 +42,16 @@ export const actionRun = (req: ActionRequest): NewRun => ({
   triggerType: ACTION_TRIGGER,
 });
 
-/** The credential an action run uses: the one named, else the user's only connected one for the connector. */
+/**
+ * The credential an action run uses: the one named, else the user's only connected one for the connector.
+ * A bound credential (the `http` built-in's) is never picked for the caller: the URL is the caller's to
+ * choose, so the caller must also choose, by id, the secret that goes with it.
+ */
 async function chooseCredential(ctx: RunnerContext, req: ActionRequest): Promise<Record<string, string>> {
   if (req.credentialId) return { [req.connector]: req.credentialId };
   const def = ctx.connectors.get(req.connector);
   if (!def || def.auth.type === 'none') return {};
+  if (def.auth.type === 'apiKey' && def.auth.originsField) return {};
   const mine = (
     await listCredentials(ctx.db, { accountId: req.accountId, userId: req.userId, connector: req.connector })
   ).filter((c) => c.status === 'connected');

@@ -9,12 +9,13 @@ export function configValues(
   formData: unknown,
   workflowId: string,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of def.config) if (f.default !== undefined) out[f.name] = f.default;
+  // A Map, then fromEntries: a field named `__proto__` becomes a value, never the object's prototype.
+  const out = new Map<string, unknown>();
+  for (const f of def.config) if (f.default !== undefined) out.set(f.name, f.default);
   const blocks = Array.isArray(formData) ? (formData as FormData[]) : [];
   for (const block of blocks) {
     if (block?.workflowId !== workflowId || !Array.isArray(block.fields)) continue;
-    for (const field of block.fields) if (field.value !== undefined) out[field.name] = field.value;
+    for (const field of block.fields) if (field.value !== undefined) out.set(field.name, field.value);
   }
-  return out;
+  return Object.fromEntries(out);
 }

@@ -6,6 +6,7 @@ import { MemoryQueue } from './memory-queue.ts';
 import { PgBossQueue } from './pgboss-queue.ts';
 import type { RunQueue } from './queue.ts';
 import { purgeExpiredExecutions } from './retention.ts';
+import { summarizeRuns } from './run-summary.ts';
 import { loadRunParts, type RunOutcome, runExecution } from './runner.ts';
 import { type ExecutionRow, type NewRun, RunLost, RunStore } from './runs.ts';
 import { fireDueSchedules, reschedule } from './scheduler.ts';
@@ -40,6 +41,7 @@ export class Engine {
       leaseMs: config.runLeaseMs,
       dispatchTimeoutMs: config.dispatchTimeoutMs,
       maxAttempts: config.runMaxAttempts,
+      summarize: (runs, tx) => summarizeRuns(defs, runs, tx),
     });
     if (config.queue === 'pg-boss') {
       if (!store.pool) throw new Error('INLAY_QUEUE=pg-boss needs PostgreSQL (DATABASE_URL)');
@@ -166,7 +168,16 @@ export class Engine {
     const started = Date.now();
     try {
       const outcome = await work(controller.signal);
-      if (await this.runs.finish(claim, outcome, outcome.unrecorded))
+      const finished = await this.runs.finish(claim, outcome, outcome.unrecorded);
+      if (finished && outcome.error)
+        void this.ctx.events.emit(row.accountId, 'execution.failed', {
+          executionId,
+          workflowId: row.workflowId,
+          userId: row.userId,
+          installationId: row.installationId,
+          error: { code: outcome.error.code, message: outcome.error.message },
+        });
+      if (finished)
         logger.info(
           {
             executionId,

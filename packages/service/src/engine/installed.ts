@@ -81,8 +81,13 @@ export function webhookWorkflows(db: Db, installationId: string) {
     .orderBy(userWorkflows.createdAt, userWorkflows.workflowId);
 }
 
-/** The run a trigger creates for an installed workflow. */
-export const runFor = (w: InstalledWorkflow, trigger: unknown, triggerType: string, rerunOf?: string) => ({
+/** The run a trigger creates for an installed workflow (`event`: the event name of an `event` run). */
+export const runFor = (
+  w: InstalledWorkflow,
+  trigger: unknown,
+  triggerType: string,
+  more: { event?: string | null; rerunOf?: string } = {},
+) => ({
   accountId: w.accountId,
   userId: w.userId,
   workflowId: w.workflowId,
@@ -90,5 +95,5 @@ export const runFor = (w: InstalledWorkflow, trigger: unknown, triggerType: stri
   version: w.version,
   trigger,
   triggerType,
-  rerunOf,
+  ...more,
 });

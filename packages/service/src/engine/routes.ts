@@ -37,7 +37,9 @@ export function runRoutes(ctx: AppContext, engine: Engine): Router {
     const body = parse(RunEventBody, req.body, 'body');
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
     const listening = await listeningTo(ctx.db, user.accountId, user.id, body.event);
-    const executionIds = await engine.enqueue(listening.map((w) => runFor(w, body.data, 'event')));
+    const executionIds = await engine.enqueue(
+      listening.map((w) => runFor(w, body.data, 'event', { event: body.event })),
+    );
     res.json({ message: 'success', executionIds });
   });
 
@@ -52,7 +54,10 @@ export function runRoutes(ctx: AppContext, engine: Engine): Router {
     if (!installed) throw notFound('Installed workflow');
     requireActive(installed, 'path.workflowId');
     const [id] = await engine.enqueue([
-      runFor(installed, original.trigger, original.triggerType, original.id),
+      runFor(installed, original.trigger, original.triggerType, {
+        event: original.event,
+        rerunOf: original.id,
+      }),
     ]);
     res.json({ executionId: id });
   });

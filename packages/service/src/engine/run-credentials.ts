@@ -8,10 +8,11 @@ import {
 import type { CredentialService } from '../credentials/credential-service.ts';
 import { StepFailure } from './step-failure.ts';
 
-/** What a step hands the connector runtime: secrets and the 401 refresh hook. */
+/** What a step hands the connector runtime: secrets, the 401 refresh hook and the refusal hook. */
 export interface StepCredential {
   secrets: CredentialSecrets;
   onUnauthorized: () => Promise<CredentialSecrets | undefined>;
+  onAuthRefused: (reason: string) => Promise<boolean>;
 }
 
 /** Every string of a credential that must never be stored: secret fields, tokens, a Basic header value. */
@@ -56,7 +57,7 @@ export class RunCredentials {
     if (!def || def.auth.type === 'none') return undefined;
     const hit = this.#cache.get(connector);
     if (hit) return hit;
-    const credentialId = this.chosen[connector];
+    const credentialId = Object.hasOwn(this.chosen, connector) ? this.chosen[connector] : undefined;
     if (!credentialId) {
       if (def.auth.type === 'apiKey' && def.auth.optional) return undefined;
       throw new StepFailure(
@@ -65,6 +66,14 @@ export class RunCredentials {
       );
     }
     const resolved = await this.service.resolve(this.owner.accountId, this.owner.userId, credentialId);
+    if (!resolved) {
+      const row = await this.service.find(this.owner.accountId, this.owner.userId, credentialId);
+      if (row?.status === 'needs_reconnect')
+        throw new StepFailure(
+          'credential_needs_reconnect',
+          `The ${def.name} credential of this installation needs reconnecting${row.statusReason ? ` (${row.statusReason})` : ''}`,
+        );
+    }
     if (!resolved || resolved.connector !== connector)
       throw new StepFailure(
         'credential_unavailable',
@@ -84,6 +93,7 @@ export class RunCredentials {
         }
         return fresh;
       },
+      onAuthRefused: (reason) => resolved.authRefused(reason),
     };
     this.#cache.set(connector, entry);
     return entry;

@@ -20,6 +20,10 @@ export interface RunOutcome {
 
 type Db = AppContext['db'];
 
+/** Sets an own property, even one named `__proto__` (a step name is the author's to choose). */
+const defineOwn = (o: Record<string, unknown>, key: string, value: unknown) =>
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+
 /** Built-in connectors that run in process without side effects. */
 const LOCAL_CONNECTORS = new Set(['transform']);
 
@@ -140,7 +144,11 @@ export async function runExecution(
     let input: unknown = step.input;
     let outcome: StepOutcome;
     try {
-      input = await resolveTemplates(step.input, scope);
+      // Templates get the step's time limit too: a runaway `{{ }}` fails the step, not the node.
+      input = await resolveTemplates(step.input, scope, 'input', {
+        timeoutMs: step.timeoutMs ?? ctx.config.stepTimeoutMs,
+        signal,
+      });
       outcome = await runStep(ctx.connectors, step, input, {
         credential: await creds.for(step.connector),
         scope,
@@ -173,8 +181,8 @@ export async function runExecution(
         unrecorded,
       };
     }
-    steps[step.id] = output;
-    if (step.name && !(step.name in steps)) steps[step.name] = output;
+    defineOwn(steps, step.id, output);
+    if (step.name && !Object.hasOwn(steps, step.name)) defineOwn(steps, step.name, output);
   }
   return { unrecorded };
 }

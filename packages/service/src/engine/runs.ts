@@ -18,6 +18,10 @@ export interface NewRun {
   version: number;
   trigger: unknown;
   triggerType: string;
+  /** The event name of an `event` run. */
+  event?: string | null;
+  /** Filled from the definition's `summary` when the run is created (see run-summary.ts). */
+  summary?: string | null;
   rerunOf?: string;
 }
 
@@ -40,11 +44,13 @@ const json = (v: unknown) => (v === undefined || v === null ? null : JSON.string
 
 /** `insert into execution_steps … select … from <cte>`: the steps land only if the CTE returned the run's id. */
 const insertSteps = (steps: NewStepRow[], from: 'lease' | 'done') => sql`
-  insert into execution_steps (execution_id, position, user_id, step_id, connector, connector_id, action,
+  insert into execution_steps (execution_id, position, user_id, step_id, name, connector, connector_id, action,
     status, input, data, error, attempts, truncated, started_at, stopped_at)
   ${sql.join(
     steps.map(
-      (step) => sql`select id, ${step.position}::int, ${step.userId}::uuid, ${step.stepId}, ${step.connector},
+      (
+        step,
+      ) => sql`select id, ${step.position}::int, ${step.userId}::uuid, ${step.stepId}, ${step.name ?? null}, ${step.connector},
         ${step.connectorId}::uuid, ${step.action}, ${step.status}, ${json(step.input)}::jsonb,
         ${json(step.data)}::jsonb, ${json(step.error)}::jsonb, ${step.attempts ?? 1}::int,
         ${step.truncated ?? false}::boolean, ${toIso(step.startedAt)}::timestamptz,
@@ -62,7 +68,8 @@ const claimStatement = preparedPerDb<ExecutionRow>(
      lease_until = now() + $2::int * interval '1 millisecond', started_at = $3::timestamptz
    where id = $1::uuid and status = 'queued'
    returning id, account_id as "accountId", user_id as "userId", workflow_id as "workflowId",
-     installation_id as "installationId", version, status, finished, trigger, trigger_type as "triggerType", error,
+     installation_id as "installationId", version, status, finished, trigger, trigger_type as "triggerType", event,
+     summary, error,
      rerun_of as "rerunOf", attempts, lease_until as "leaseUntil", started_at as "startedAt",
      stopped_at as "stoppedAt", created_at as "createdAt"`,
 );
@@ -78,12 +85,19 @@ const owned = (c: Claim) =>
 export class RunStore {
   constructor(
     private readonly db: Db,
-    private readonly opts: { leaseMs: number; dispatchTimeoutMs: number; maxAttempts: number },
+    private readonly opts: {
+      leaseMs: number;
+      dispatchTimeoutMs: number;
+      maxAttempts: number;
+      /** Fills each new run's `summary` (in `tx` when the runs are created in one). */
+      summarize?: (runs: NewRun[], tx: Db | Tx) => Promise<void>;
+    },
   ) {}
 
   /** Inserts queued rows (inside `tx` when given) and returns their ids in order. */
   async create(runs: NewRun[], tx: Db | Tx = this.db): Promise<string[]> {
     if (runs.length === 0) return [];
+    await this.opts.summarize?.(runs, tx);
     const now = new Date();
     const rows = runs.map((r) => ({
       id: randomUUID(),
@@ -96,6 +110,8 @@ export class RunStore {
       finished: false,
       trigger: r.trigger ?? {},
       triggerType: r.triggerType,
+      event: r.event ?? null,
+      summary: r.summary ?? null,
       rerunOf: r.rerunOf ?? null,
       leaseUntil: inMs(this.opts.dispatchTimeoutMs),
       startedAt: now,

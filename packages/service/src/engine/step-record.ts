@@ -14,15 +14,31 @@ export interface StepRecord {
   error?: StepError;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /**
- * Builds the log row of one ended step in the seed's shape: `data: [[{id, json, statusCode?}]]` and the
+ * A step's output as the seed's output items, whose `json` is an object or null: an array is one item per
+ * element, and a value that is not an object is held as `{"value": …}`.
+ */
+export function outputItems(json: unknown, statusCode?: number) {
+  const values = Array.isArray(json) ? json : [json];
+  return values.map((v) => ({
+    id: randomUUID(),
+    json: v === null || isObject(v) ? v : { value: v },
+    ...(statusCode !== undefined ? { statusCode } : {}),
+  }));
+}
+
+/**
+ * Builds the log row of one ended step in the seed's shape: `data: [[{id, json, statusCode?}, …]]` and the
  * resolved input, both scrubbed of `secrets` and cut to `maxBytes` with a marker. A failed step keeps the
  * provider's error response as its item: it usually says what was wrong.
  */
 export function stepRecord(p: {
   execution: Pick<ExecutionRow, 'id' | 'userId'>;
   position: number;
-  step: { id: string; connector: string; action: string };
+  step: { id: string; name?: string; connector: string; action: string };
   input: unknown;
   outcome: StepOutcome;
   secrets: readonly string[];
@@ -51,22 +67,13 @@ export function stepRecord(p: {
     position: p.position,
     userId: p.execution.userId,
     stepId: p.step.id,
+    name: p.step.name ?? null,
     connector: p.step.connector,
     connectorId: connectorUuid(p.step.connector),
     action: p.step.action,
     status: outcome.ok ? 'succeeded' : 'failed',
     input: storedInput.json,
-    data: item
-      ? [
-          [
-            {
-              id: randomUUID(),
-              json: item.json,
-              ...(item.statusCode !== undefined ? { statusCode: item.statusCode } : {}),
-            },
-          ],
-        ]
-      : [[]],
+    data: item ? [outputItems(item.json, item.statusCode)] : [[]],
     error: error ?? null,
     attempts: outcome.attempts,
     truncated: Boolean(item?.truncated || storedInput.truncated),

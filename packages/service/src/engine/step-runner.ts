@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ConnectorRuntime } from '@inlay/connectors';
+import { ConnectorError, type ConnectorRuntime } from '@inlay/connectors';
 import type { Step } from '@inlay/contract';
 import type { Config } from '../config.ts';
 import { type BackoffPolicy, retryDelay } from './backoff.ts';
@@ -36,6 +36,10 @@ export function stepSettings(
   };
 }
 
+/** An expression stopped at its limit: its own code says more than `timeout`, and a retry would not help. */
+const isExpressionLimit = (err: unknown) =>
+  err instanceof ConnectorError && (err.code === 'expression_timeout' || err.code === 'expression_memory');
+
 /** Runs one attempt, bounded by `timeoutMs` even when the action ignores its abort signal. */
 async function attempt<T>(
   fn: (signal: AbortSignal) => Promise<T>,
@@ -46,9 +50,13 @@ async function attempt<T>(
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      limit.abort();
-      reject(
-        new StepFailure('timeout', `The step did not finish within ${timeoutMs} ms`, { transient: true }),
+      // A TimeoutError tells the action it hit its deadline (an expression then fails as
+      // expression_timeout); the generic timeout waits a turn, so an action that ends at once answers first.
+      limit.abort(new DOMException(`The step did not finish within ${timeoutMs} ms`, 'TimeoutError'));
+      setImmediate(() =>
+        reject(
+          new StepFailure('timeout', `The step did not finish within ${timeoutMs} ms`, { transient: true }),
+        ),
       );
     }, timeoutMs);
   });
@@ -63,7 +71,7 @@ async function attempt<T>(
     return await Promise.race([fn(AbortSignal.any([run, limit.signal])), timedOut, cancelled]);
   } catch (err) {
     // The runtime reports our own time limit as a cancellation; it is a timeout, and worth a retry.
-    if (limit.signal.aborted && !run.aborted)
+    if (limit.signal.aborted && !run.aborted && !isExpressionLimit(err))
       throw new StepFailure('timeout', `The step did not finish within ${timeoutMs} ms`, { transient: true });
     throw err;
   } finally {
@@ -96,6 +104,7 @@ export async function runStep(
           runtime.execute(step.connector, step.action, input, {
             credential: ctx.credential?.secrets,
             onUnauthorized: ctx.credential?.onUnauthorized,
+            onAuthRefused: ctx.credential?.onAuthRefused,
             signal: s,
             timeoutMs: settings.timeoutMs,
             scope: ctx.scope,

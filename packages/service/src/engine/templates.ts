@@ -1,5 +1,4 @@
-import jsonata from 'jsonata';
-import { LRUCache } from 'lru-cache';
+import { ConnectorError, evaluateExpression, expressionProblem } from '@inlay/connectors';
 
 /** A piece of a template string: literal text or a `{{ expression }}`. */
 export type TemplatePart = { text: string } | { expr: string };
@@ -9,28 +8,26 @@ export class TemplateError extends Error {
   override name = 'TemplateError';
   constructor(
     readonly path: string,
-    readonly code: 'invalid_expression' | 'expression_error',
+    readonly code: 'invalid_expression' | 'expression_error' | 'expression_timeout' | 'expression_memory',
     readonly reason: string,
   ) {
     super(`${path}: ${reason}`);
   }
 }
 
-type Expression = ReturnType<typeof jsonata>;
-
-// Definitions never change once published, so the same expressions come back run after run.
-const compiled = new LRUCache<string, Expression>({ max: 5_000 });
-
 /**
  * Splits a string into text and `{{ }}` parts. The closing `}}` is looked for outside string literals and
- * brackets, so object constructors (`{{ {"a": {"b": 1}} }}`) survive. An unclosed `{{` stays literal text.
+ * brackets, so object constructors (`{{ {"a": {"b": 1}} }}`) survive. A `{{` with no `}}` after it stays literal text.
  */
 export function parseTemplate(s: string): TemplatePart[] {
   const parts: TemplatePart[] = [];
   let pos = 0;
   while (pos < s.length) {
     const open = s.indexOf('{{', pos);
-    const close = open < 0 ? -1 : closingBraces(s, open + 2);
+    // Unbalanced brackets (`{{ foo( }}`) still end at the next `}}`: the expression then fails to compile,
+    // rather than the template passing as literal text.
+    const close =
+      open < 0 ? -1 : closingBraces(s, open + 2) < 0 ? s.indexOf('}}', open + 2) : closingBraces(s, open + 2);
     if (open < 0 || close < 0) {
       parts.push({ text: s.slice(pos) });
       break;
@@ -60,22 +57,11 @@ function closingBraces(s: string, from: number): number {
 
 const hasTemplate = (s: string) => s.includes('{{');
 
-function compile(expr: string, path: string): Expression {
-  let e = compiled.get(expr);
-  if (!e) {
-    if (expr === '') throw new TemplateError(path, 'invalid_expression', '{{ }} holds no expression');
-    try {
-      e = jsonata(expr);
-    } catch (err) {
-      throw new TemplateError(
-        path,
-        'invalid_expression',
-        `invalid JSONata in {{ ${expr} }}: ${(err as Error).message}`,
-      );
-    }
-    compiled.set(expr, e);
-  }
-  return e;
+function compile(expr: string, path: string): void {
+  if (expr === '') throw new TemplateError(path, 'invalid_expression', '{{ }} holds no expression');
+  const problem = expressionProblem(expr);
+  if (problem)
+    throw new TemplateError(path, 'invalid_expression', `invalid JSONata in {{ ${expr} }}: ${problem}`);
 }
 
 /** Compiles every `{{ }}` in a step input without running it; throws the first TemplateError. */
@@ -89,16 +75,34 @@ export function checkTemplates(value: unknown, path = 'input'): void {
     for (const [k, v] of Object.entries(value)) checkTemplates(v, `${path}.${k}`);
 }
 
-// JSONata marks result arrays with extra properties and may return functions; a JSON round trip keeps data only.
-const plain = (v: unknown): unknown =>
-  v === undefined ? undefined : JSON.parse(JSON.stringify(v) ?? 'null');
+/** How long the templates of one input may take together, and what cancels them. */
+export interface TemplateLimits {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
 
-async function evaluate(expr: string, scope: unknown, path: string): Promise<unknown> {
-  const e = compile(expr, path);
+interface Budget {
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+const EXPRESSION_CODES = new Set(['expression_error', 'expression_timeout', 'expression_memory']);
+
+async function evaluate(expr: string, scope: unknown, path: string, budget: Budget): Promise<unknown> {
+  compile(expr, path);
   try {
-    return plain(await e.evaluate(scope));
+    return await evaluateExpression(expr, scope, {
+      timeoutMs: Math.max(1, budget.deadline - Date.now()),
+      signal: budget.signal,
+    });
   } catch (err) {
-    throw new TemplateError(path, 'expression_error', `{{ ${expr} }} failed: ${(err as Error).message}`);
+    if (err instanceof ConnectorError && EXPRESSION_CODES.has(err.code))
+      throw new TemplateError(
+        path,
+        err.code as TemplateError['code'],
+        `{{ ${expr} }} failed: ${err.message}`,
+      );
+    throw err;
   }
 }
 
@@ -109,25 +113,49 @@ const asText = (v: unknown) =>
  * Resolves `{{ }}` templates in a step input over `scope`. A string that is exactly one template keeps the
  * expression's type (a number stays a number, an object an object); mixed strings interpolate text.
  */
-export async function resolveTemplates(value: unknown, scope: unknown, path = 'input'): Promise<unknown> {
+export async function resolveTemplates(
+  value: unknown,
+  scope: unknown,
+  path = 'input',
+  limits: TemplateLimits = {},
+): Promise<unknown> {
+  if (!hasAnyTemplate(value)) return value;
+  const budget = {
+    deadline: Date.now() + (limits.timeoutMs ?? DEFAULT_TEMPLATE_TIMEOUT_MS),
+    signal: limits.signal,
+  };
+  return resolve(value, scope, path, budget);
+}
+
+/** Without a limit of their own, the templates of one input get this long. */
+const DEFAULT_TEMPLATE_TIMEOUT_MS = 30_000;
+
+function hasAnyTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return hasTemplate(value);
+  if (Array.isArray(value)) return value.some(hasAnyTemplate);
+  if (value && typeof value === 'object') return Object.values(value).some(hasAnyTemplate);
+  return false;
+}
+
+async function resolve(value: unknown, scope: unknown, path: string, budget: Budget): Promise<unknown> {
   if (typeof value === 'string') {
     if (!hasTemplate(value)) return value;
     const parts = parseTemplate(value.trim());
-    if (parts.length === 1 && 'expr' in parts[0]!) return evaluate(parts[0].expr, scope, path);
+    if (parts.length === 1 && 'expr' in parts[0]!) return evaluate(parts[0].expr, scope, path, budget);
     let out = '';
     for (const p of parseTemplate(value))
-      out += 'expr' in p ? asText(await evaluate(p.expr, scope, path)) : p.text;
+      out += 'expr' in p ? asText(await evaluate(p.expr, scope, path, budget)) : p.text;
     return out;
   }
   if (Array.isArray(value)) {
     const out: unknown[] = [];
-    for (const [i, v] of value.entries()) out.push(await resolveTemplates(v, scope, `${path}[${i}]`));
+    for (const [i, v] of value.entries()) out.push(await resolve(v, scope, `${path}[${i}]`, budget));
     return out;
   }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      const resolved = await resolveTemplates(v, scope, `${path}.${k}`);
+      const resolved = await resolve(v, scope, `${path}.${k}`, budget);
       if (resolved !== undefined) out[k] = resolved;
     }
     return out;

@@ -1,11 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { jsonBody } from '../http/json-body.ts';
 import { notFound } from '../http/problem.ts';
 import { requireJson } from '../http/require-json.ts';
 import { isUuid } from '../http/validate.ts';
 import { webhookAad } from '../installations/installations.ts';
+import type { Limiters } from '../ratelimit/limiters.ts';
+import { limitWebhook } from '../ratelimit/rate-limit.ts';
 import { installations } from '../store/schema.ts';
 import type { Engine } from './engine.ts';
 import { runFor, webhookWorkflows } from './installed.ts';
@@ -19,12 +22,13 @@ export const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), d
  * `POST /hooks/{installationId}/{secret}`: public (the secret in the URL is the credential), mounted before
  * authentication. The JSON body becomes the run's `trigger`. An unknown installation and a wrong secret
  * answer the same 404; a disabled installation or inactive workflow accepts the call and runs nothing.
+ * Calls are counted per installation (`INLAY_RATE_LIMIT_PER_WEBHOOK`); over the quota, a 429 with Retry-After.
  */
-export function webhookRoutes(ctx: AppContext, engine: Engine): Router {
+export function webhookRoutes(ctx: AppContext, engine: Engine, limiters: Limiters): Router {
   const r = Router();
   const gone = () => notFound('Webhook');
 
-  r.post('/hooks/:installationId/:secret', requireJson, express.json({ limit: '1mb' }), async (req, res) => {
+  r.post('/hooks/:installationId/:secret', requireJson, jsonBody('1mb'), async (req, res) => {
     const id = String(req.params.installationId);
     if (!isUuid(id)) throw gone();
     const [inst] = await ctx.db.select().from(installations).where(eq(installations.id, id.toLowerCase()));
@@ -36,6 +40,7 @@ export function webhookRoutes(ctx: AppContext, engine: Engine): Router {
       throw gone();
     }
     if (!sameSecret(expected, String(req.params.secret))) throw gone();
+    await limitWebhook(limiters, inst.id, ctx.config.rateLimit.windowSeconds, res);
     const workflows = inst.enabled ? await webhookWorkflows(ctx.db, inst.id) : [];
     const trigger = req.body === undefined ? {} : req.body;
     const executionIds = await engine.enqueue(workflows.map((w) => runFor(w, trigger, 'webhook')));

@@ -1,9 +1,11 @@
-import { LogsQuery } from '@inlay/contract';
+import { LogsQuery, WorkflowQuery } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
+import { resolveUser } from '../users/resolve-user.ts';
 import { pathUser } from '../users/routes.ts';
-import { deleteUserExecutions, logPageOf } from './executions.ts';
+import { deleteUserExecutions, findExecution, logEntriesOf, logPageOf } from './executions.ts';
 
 export interface ExecutionHooks {
   /** Runs inside a compliance delete, before rows go (the engine cancels the user's queued and running work). */
@@ -21,8 +23,21 @@ export function executionsRoutes(ctx: AppContext, hooks: ExecutionHooks = {}): R
       page: q.page,
       limit: q.limit,
       order: q.order,
+      status: q.status,
     });
     res.json({ data });
+  });
+
+  // One run, e.g. the one a rerun links to when it is not on the page shown.
+  r.get('/workflows/:workflowId/logs/:executionId', async (req, res) => {
+    const workflowId = pathId(req.params.workflowId, 'workflowId');
+    const executionId = pathId(req.params.executionId, 'executionId');
+    const q = parse(WorkflowQuery, req.query, 'query');
+    const user = await resolveUser(ctx, req, q.userId);
+    const row = await findExecution(ctx.db, user.accountId, user.id, executionId);
+    if (!row || row.workflowId !== workflowId) throw notFound('Execution');
+    const [entry] = await logEntriesOf(ctx.db, [row]);
+    res.json({ data: entry });
   });
 
   r.delete('/users/:userId/logs', async (req, res) => {

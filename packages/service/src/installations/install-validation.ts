@@ -216,7 +216,7 @@ async function checkCredentials(
   const resolved = new Map<string, ResolvedCredential | undefined>();
   for (const [connector, def] of needed) {
     const field = `body.credentialIds.${connector}`;
-    const id = input.credentialIds[connector];
+    const id = Object.hasOwn(input.credentialIds, connector) ? input.credentialIds[connector] : undefined;
     if (!id) {
       if (!needsNoCredential(def))
         errors.push({
@@ -262,7 +262,7 @@ async function checkDynamicOptions(
       errors.push({
         field: c.path,
         rule: 'enum',
-        message: `${bad.map((b) => JSON.stringify(b)).join(', ')} is not among the ${c.source} ${c.def.name} lists for ${credentialIds[c.def.id] ? 'the chosen credential' : 'this user'}`,
+        message: `${bad.map((b) => JSON.stringify(b)).join(', ')} is not among the ${c.source} ${c.def.name} lists for ${Object.hasOwn(credentialIds, c.def.id) ? 'the chosen credential' : 'this user'}`,
       });
   }
 }

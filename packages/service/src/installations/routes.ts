@@ -74,6 +74,12 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
       formData,
     });
     const [hit] = await listInstallations(ctx.db, { accountId: user.accountId, installationId: id });
+    void ctx.events.emit(user.accountId, 'installation.created', {
+      installationId: id,
+      userId: user.id,
+      integrationId: target.integrationId,
+      workflowIds: body.workflowIds,
+    });
     res.status(201).json({ data: present(hit!) });
   });
 
@@ -105,6 +111,11 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
     const q = parse(DeleteInstallationQuery, req.query, 'query');
     const { row } = await findScoped(req, q.userId);
     await deleteInstallation(ctx.db, row, q.deleteCredentials === 'true');
+    void ctx.events.emit(row.accountId, 'installation.deleted', {
+      installationId: row.id,
+      userId: row.userId,
+      integrationId: row.integrationId,
+    });
     res.json({ message: 'Success' });
   });
 

@@ -1,13 +1,18 @@
+import { jsonTextTooDeep } from '@inlay/contract';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler, Response } from 'express';
+import { loadSettings } from '../accounts/settings.ts';
 import type { AppContext } from '../context.ts';
 import { type Authenticator, bearer } from '../http/auth.ts';
 import { isUnavailable } from '../http/error-handler.ts';
+import { tooDeep } from '../http/json-body.ts';
+import { forbidden } from '../http/problem.ts';
 import { isUuid } from '../http/validate.ts';
 import { findUser, type UserRow } from '../users/users.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { buildMcpServer } from './factory.ts';
+import { hostProblem, originProblem, originRules } from './request-origin.ts';
 import { Restrictions } from './restrictions.ts';
 import { findByToken } from './servers.ts';
 import type { McpPorts, McpSession } from './session.ts';
@@ -29,6 +34,63 @@ function rpcError(
     .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
+/**
+ * A refused `Host` or `Origin`: 403 as the MCP specification requires, as a problem+json that also carries
+ * the JSON-RPC error envelope, so both an HTTP client and an MCP client can read why.
+ */
+function refuse(res: Response, detail: string) {
+  // No `instance`: the path holds the server's access token.
+  const body = forbidden(detail).toBody();
+  res
+    .status(403)
+    .type('application/problem+json')
+    .send(JSON.stringify({ ...body, jsonrpc: '2.0', id: null, error: { code: FORBIDDEN, message: detail } }));
+}
+
+/**
+ * Reads a JSON POST body for the SDK, so that a body nested deeper than MAX_JSON_DEPTH is refused with a
+ * 400 (problem+json with the JSON-RPC envelope) before anything walks it. Answers the request itself and
+ * returns `done` when the body is refused; otherwise the parsed body (undefined: the SDK reads the stream).
+ */
+async function readRpcBody(req: Request, res: Response): Promise<{ body?: unknown } | 'done'> {
+  if (req.method !== 'POST' || !req.is('application/json')) return {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MCP_MAX_BODY) {
+      rpcError(res, 413, INVALID_REQUEST, `The request body exceeds ${MCP_MAX_BODY} bytes`);
+      return 'done';
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const raw = Buffer.concat(chunks);
+  if (jsonTextTooDeep(raw)) {
+    const problem = tooDeep();
+    res
+      .status(400)
+      .type('application/problem+json')
+      .send(
+        JSON.stringify({
+          ...problem.toBody(),
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: INVALID_REQUEST, message: problem.message },
+        }),
+      );
+    return 'done';
+  }
+  try {
+    return { body: JSON.parse(raw.toString('utf8')) };
+  } catch {
+    rpcError(res, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON');
+    return 'done';
+  }
+}
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const FORBIDDEN = -32005;
 const UNAUTHORIZED = -32001;
 const NOT_FOUND = -32004;
 const INVALID_PARAMS = -32602;
@@ -58,6 +120,10 @@ export function mcpEndpoint(
   defs: DefinitionCache,
   ports: McpPorts,
 ): RequestHandler {
+  const rules = originRules(ctx.config);
+  // The account's own allowed origins (`PUT /settings {allowedOrigins}`), read only when an Origin is sent.
+  const accountOrigins = async (accountId: string) =>
+    (await loadSettings(ctx.db, accountId))?.allowedOrigins ?? [];
   const handler = createMcpHandler((rc) => buildMcpServer(rc.authInfo?.extra?.session as McpSession), {
     legacy: 'stateless',
     maxRequestBodySize: MCP_MAX_BODY,
@@ -70,11 +136,18 @@ export function mcpEndpoint(
   });
 
   const handle = async (req: Request, res: Response) => {
+    // Against DNS rebinding: checked before anything else, so a rebound page learns nothing.
+    const badHost = hostProblem(req, rules);
+    if (badHost) return refuse(res, badHost);
     const { serverId, accessToken } = req.params as { serverId: string; accessToken: string };
     const server = isUuid(serverId)
       ? await findByToken(ctx.db, serverId.toLowerCase(), accessToken)
       : undefined;
     if (!server) return rpcError(res, 404, NOT_FOUND, 'No MCP server at this URL');
+    const origin = req.get('origin');
+    const badOrigin =
+      origin === undefined ? undefined : originProblem(origin, rules, await accountOrigins(server.accountId));
+    if (badOrigin) return refuse(res, badOrigin);
 
     const principal = await auth.resolve(bearer(req.headers.authorization));
     if (!principal || principal.accountId !== server.accountId)
@@ -104,8 +177,10 @@ export function mcpEndpoint(
     if (credentialId !== undefined && !isUuid(credentialId))
       return rpcError(res, 400, INVALID_PARAMS, 'x-credential-id must be a UUID');
     const redirectUri = req.get('x-redirect-uri');
-    if (redirectUri !== undefined && !URL.canParse(redirectUri))
-      return rpcError(res, 400, INVALID_PARAMS, 'x-redirect-uri must be an absolute URL');
+    // http(s) only: a `javascript:` redirect would run in Inlay's callback page. The account's allowed
+    // origins are checked when a flow starts (create_credential_inlay).
+    if (redirectUri !== undefined && !/^https?:$/.test(URL.parse(redirectUri)?.protocol ?? ''))
+      return rpcError(res, 400, INVALID_PARAMS, 'x-redirect-uri must be an absolute http(s) URL');
 
     const session: McpSession = {
       ctx,
@@ -124,7 +199,9 @@ export function mcpEndpoint(
       scopes: [],
       extra: { session },
     };
-    await serve(req, res);
+    const read = await readRpcBody(req, res);
+    if (read === 'done') return;
+    await serve(req, res, read.body);
   };
 
   return async (req, res, next) => {

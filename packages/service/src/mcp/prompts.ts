@@ -1,7 +1,7 @@
 import { credentialFields } from '@inlay/connectors';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { findExecution, stepsOf, toLogEntry } from '../executions/executions.ts';
+import { findExecution, logEntriesOf } from '../executions/executions.ts';
 import { isUuid } from '../http/validate.ts';
 import type { McpSession } from './session.ts';
 
@@ -57,7 +57,7 @@ export function registerPrompts(server: McpServer, s: McpSession): void {
           ? await findExecution(s.ctx.db, s.accountId, s.user.id, executionId)
           : undefined;
       if (!row) return text(`No execution ${executionId} was found for this user.`);
-      const entry = toLogEntry(row, (await stepsOf(s.ctx.db, [row.id])).get(row.id) ?? []);
+      const entry = (await logEntriesOf(s.ctx.db, [row]))[0]!;
       const failed = entry.results
         .map((r, i) => ({
           step: i + 1,

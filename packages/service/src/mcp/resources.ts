@@ -1,11 +1,12 @@
 import { connectorUuid, credentialFields } from '@inlay/connectors';
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
 import { asc, eq } from 'drizzle-orm';
-import { findExecution, stepsOf, toLogEntry } from '../executions/executions.ts';
+import { findExecution, logEntriesOf } from '../executions/executions.ts';
 import { isUuid } from '../http/validate.ts';
 import { workflows } from '../store/schema.ts';
 import { findWorkflow } from '../workflows/workflows.ts';
 import { page } from './cursor.ts';
+import { capValue, INLINE_TEXT_BYTES } from './result-cap.ts';
 import type { McpSession } from './session.ts';
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
@@ -82,8 +83,11 @@ export function registerResources(server: McpServer, s: McpSession): void {
       const row =
         s.user && isUuid(id) ? await findExecution(s.ctx.db, s.accountId, s.user.id, id) : undefined;
       if (!row) throw new ResourceNotFoundError(uri.href);
-      const steps = await stepsOf(s.ctx.db, [row.id]);
-      const text = JSON.stringify(toLogEntry(row, steps.get(row.id) ?? []), null, 2);
+      const entry = (await logEntriesOf(s.ctx.db, [row]))[0]!;
+      // Each step is capped, but a run of many steps is not: the entry as a whole gets the tools' cap.
+      const cut = capValue(entry, s.ctx.config.maxStepOutputBytes);
+      const compact = JSON.stringify(cut.value);
+      const text = compact.length <= INLINE_TEXT_BYTES ? JSON.stringify(cut.value, null, 2) : compact;
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
     },
   );

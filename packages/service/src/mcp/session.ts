@@ -14,7 +14,7 @@ export interface McpPorts {
       parameters: Record<string, unknown>;
       credentialId?: string;
     },
-  ): Promise<{ executionId: string; statusCode?: number; output: unknown }>;
+  ): Promise<{ executionId: string; statusCode?: number; output: unknown; truncated?: boolean }>;
   runWorkflow(
     s: McpSession & { user: UserRow },
     workflowId: string,
@@ -27,6 +27,7 @@ export interface McpPorts {
       authenticationType: string;
       redirectUri?: string;
       fields?: Record<string, string>;
+      credentialId?: string;
     },
   ): Promise<{ credentialId: string; status: string; authorizeUrl?: string }>;
 }

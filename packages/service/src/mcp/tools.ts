@@ -6,18 +6,32 @@ import { failAbandoned, listCredentials } from '../credentials/credentials.ts';
 import { logPage } from '../executions/executions.ts';
 import { findWorkflow, listWorkflows } from '../workflows/workflows.ts';
 import { page } from './cursor.ts';
+import { capValue, failure, toolResult } from './result-cap.ts';
 import { type McpSession, requireUser, ToolFailure } from './session.ts';
 
 const Cursor = z.string().max(200).optional().describe('Opaque cursor from a previous page (`nextCursor`)');
 const Params = z.record(z.string(), z.unknown());
+// Every input property has a `type` and a `description`, as the seed's Tool shape says.
+const ConnectorSlug = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('Machine name of the connector, e.g. `slack` (from list_connectors_inlay)');
+const ActionSlug = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('Id of the action, e.g. `post_message` (from get_connector_resources_inlay)');
+const WorkflowId = z.uuid().describe('Id of the workflow (from list_workflows_inlay)');
 
-const ok = <T extends Record<string, unknown>>(out: T) => ({
-  content: [{ type: 'text' as const, text: JSON.stringify(out) }],
-  structuredContent: out,
-});
+const Truncated = z
+  .boolean()
+  .optional()
+  .describe(
+    'true when the result was cut to the size cap; a cut value is {truncated, marker, originalBytes, preview}',
+  );
 
-/** A tool failure is a result with `isError` and a readable message; unexpected errors are logged, not shown. */
-const failure = (message: string) => ({ content: [{ type: 'text' as const, text: message }], isError: true });
+// A tool failure is a result with `isError` and a readable message; unexpected errors are logged, not shown.
 const expected = (err: unknown) =>
   err instanceof ToolFailure || (err as { name?: string })?.name === 'ConnectorError';
 
@@ -38,11 +52,13 @@ export function registerTools(server: McpServer, s: McpSession): void {
     outputSchema: O,
     run: (args: z.output<I>) => Promise<z.output<O>>,
     annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean } = {},
+    /** Shrinks a result over the cap (INLAY_MAX_STEP_OUTPUT_BYTES); without it such a result is a tool error. */
+    fit?: (out: z.output<O>, maxBytes: number) => z.output<O>,
   ) => {
     if (!s.restrictions.tool(name)) return;
     const call = async (args: unknown) => {
       try {
-        return ok(await run(args as z.output<I>));
+        return toolResult(await run(args as z.output<I>), s.ctx.config.maxStepOutputBytes, fit);
       } catch (err) {
         if (expected(err)) return failure((err as Error).message);
         s.ctx.logger.error({ err, tool: name }, 'MCP tool failed');
@@ -56,7 +72,10 @@ export function registerTools(server: McpServer, s: McpSession): void {
   tool(
     'list_connectors_inlay',
     'Lists the apps this server can reach, with their category and how they authenticate.',
-    z.object({ category: z.enum(CONNECTOR_CATEGORIES).optional(), cursor: Cursor }),
+    z.object({
+      category: z.enum(CONNECTOR_CATEGORIES).optional().describe('Filter by category'),
+      cursor: Cursor,
+    }),
     z.object({
       connectors: z.array(
         z.object({ id: z.string(), name: z.string(), category: z.string(), authType: z.enum(AUTH_TYPES) }),
@@ -77,7 +96,7 @@ export function registerTools(server: McpServer, s: McpSession): void {
   tool(
     'get_connector_resources_inlay',
     "Lists a connector's actions (what an agent can do with it).",
-    z.object({ connectorId: z.string().min(1).max(64) }),
+    z.object({ connectorId: ConnectorSlug }),
     z.object({
       connectorId: z.string(),
       name: z.string(),
@@ -108,7 +127,7 @@ export function registerTools(server: McpServer, s: McpSession): void {
   tool(
     'get_action_details_inlay',
     "Gives an action's input JSON Schema, to build `parameters` for execute_action_inlay.",
-    z.object({ connectorId: z.string().min(1).max(64), actionId: z.string().min(1).max(64) }),
+    z.object({ connectorId: ConnectorSlug, actionId: ActionSlug }),
     z.object({
       connectorId: z.string(),
       actionId: z.string(),
@@ -140,15 +159,22 @@ export function registerTools(server: McpServer, s: McpSession): void {
     'execute_action_inlay',
     "Runs one connector action with the user's credential and records it like a one-step execution.",
     z.object({
-      connectorId: z.string().min(1).max(64),
-      actionId: z.string().min(1).max(64),
-      parameters: Params.default({}),
+      connectorId: ConnectorSlug,
+      actionId: ActionSlug,
+      parameters: Params.default({}).describe("The action's input, as get_action_details_inlay describes it"),
       credentialId: z
         .uuid()
         .optional()
-        .describe('Defaults to x-credential-id, else the user’s only credential for the connector'),
+        .describe(
+          'Defaults to x-credential-id, else the user’s only credential for the connector; an http credential is used only when named, and only for its allowedOrigins',
+        ),
     }),
-    z.object({ executionId: z.string(), statusCode: z.number().int().optional(), output: z.unknown() }),
+    z.object({
+      executionId: z.string(),
+      statusCode: z.number().int().optional(),
+      output: z.unknown(),
+      truncated: Truncated,
+    }),
     async ({ connectorId, actionId, parameters, credentialId }) => {
       const def = connectorOf(s, connectorId);
       if (!def.actions.some((a) => a.id === actionId) || !s.restrictions.action(def.id, actionId))
@@ -160,6 +186,7 @@ export function registerTools(server: McpServer, s: McpSession): void {
         credentialId: credentialId ?? s.credentialId,
       });
     },
+    // The output arrives already cut to the cap, the way the execution log cuts it.
     { openWorldHint: true },
   );
 
@@ -167,10 +194,25 @@ export function registerTools(server: McpServer, s: McpSession): void {
     'create_credential_inlay',
     'Connects an app for the user: returns an OAuth URL to open, or stores and checks an API key or basic credential.',
     z.object({
-      connectorId: z.string().min(1).max(64),
-      authenticationType: z.enum(['oauth2', 'apiKey', 'basic']),
-      redirectUri: z.url().max(LIMITS.url).optional(),
-      fields: z.record(z.string().max(64), z.string().max(LIMITS.text)).optional(),
+      connectorId: ConnectorSlug,
+      authenticationType: z
+        .enum(['oauth2', 'apiKey', 'basic'])
+        .describe('How the connector authenticates (`authType` from list_connectors_inlay)'),
+      redirectUri: z
+        .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+        .max(LIMITS.url)
+        .optional()
+        .describe('OAuth only: where the browser lands after consent (defaults to x-redirect-uri)'),
+      fields: z
+        .record(z.string().max(64), z.string().max(LIMITS.text))
+        .optional()
+        .describe('API-key or basic credentials: the connector’s credential fields, by name'),
+      credentialId: z
+        .uuid()
+        .optional()
+        .describe(
+          'Reconnect this existing credential in place (same id, installations keep it): OAuth returns a new consent URL, API-key or basic fields replace its secrets once they pass the test',
+        ),
     }),
     z.object({
       credentialId: z.string(),
@@ -198,7 +240,14 @@ export function registerTools(server: McpServer, s: McpSession): void {
   tool(
     'get_credentials_inlay',
     "Lists the user's connected apps (never their secrets).",
-    z.object({ connectorId: z.string().max(64).optional(), cursor: Cursor }),
+    z.object({
+      connectorId: z
+        .string()
+        .max(64)
+        .optional()
+        .describe('Only credentials of this connector (machine name)'),
+      cursor: Cursor,
+    }),
     z.object({
       credentials: z.array(
         z.object({
@@ -206,6 +255,7 @@ export function registerTools(server: McpServer, s: McpSession): void {
           connector: z.string(),
           name: z.string(),
           status: z.enum(CREDENTIAL_STATUSES),
+          allowedOrigins: z.array(z.string()).optional(),
           createdAt: z.string(),
         }),
       ),
@@ -223,6 +273,7 @@ export function registerTools(server: McpServer, s: McpSession): void {
           connector: r.connector,
           name: r.name,
           status: r.status,
+          ...(r.allowedOrigins ? { allowedOrigins: r.allowedOrigins } : {}),
           createdAt: r.createdAt.toISOString(),
         }));
       const p = page(visible, cursor);
@@ -244,7 +295,9 @@ export function registerTools(server: McpServer, s: McpSession): void {
           installed: z.boolean(),
           active: z.boolean(),
           trigger: z.object({ type: z.string(), event: z.string().optional() }),
-          connectors: z.array(z.string()),
+          connectors: z
+            .array(z.string())
+            .describe('Machine names of the apps the workflow requires (for get_connector_resources_inlay)'),
         }),
       ),
       nextCursor: z.string().optional(),
@@ -261,7 +314,7 @@ export function registerTools(server: McpServer, s: McpSession): void {
           installed: w.installed,
           active: w.active,
           trigger: w.trigger,
-          connectors: w.connectors.map((c) => c.name),
+          connectors: w.connectors.map((c) => c.connector),
         })),
         ...(p.nextCursor ? { nextCursor: p.nextCursor } : {}),
       };
@@ -272,7 +325,10 @@ export function registerTools(server: McpServer, s: McpSession): void {
   tool(
     'run_workflow_inlay',
     "Runs one of the user's installed workflows with `data` as its trigger input.",
-    z.object({ workflowId: z.uuid(), data: Params.default({}) }),
+    z.object({
+      workflowId: WorkflowId,
+      data: Params.default({}).describe('The trigger input the run starts with'),
+    }),
     z.object({ executionIds: z.array(z.string()) }),
     async ({ workflowId, data }) => ({
       executionIds: await s.ports.runWorkflow(requireUser(s), workflowId, data),
@@ -284,12 +340,26 @@ export function registerTools(server: McpServer, s: McpSession): void {
     'get_workflow_logs_inlay',
     "Reads the user's run history of a workflow, newest first by default.",
     z.object({
-      workflowId: z.uuid(),
-      page: z.number().int().min(1).max(1_000_000).default(1),
-      limit: z.number().int().min(1).max(LIMITS.logPageMax).default(10),
-      order: z.enum(['asc', 'desc']).default('desc'),
+      workflowId: WorkflowId,
+      page: z.number().int().min(1).max(1_000_000).default(1).describe('Page number, from 1'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(LIMITS.logPageMax)
+        .default(10)
+        .describe(`Entries per page, 1 to ${LIMITS.logPageMax}`),
+      order: z
+        .enum(['asc', 'desc'])
+        .default('desc')
+        .describe('By start time: `desc` (newest first) or `asc`'),
     }),
-    z.object({ logs: z.array(z.record(z.string(), z.unknown())), page: z.number(), limit: z.number() }),
+    z.object({
+      logs: z.array(z.record(z.string(), z.unknown())),
+      page: z.number(),
+      limit: z.number(),
+      truncated: Truncated,
+    }),
     async ({ workflowId, page: p, limit, order }) => {
       const u = requireUser(s);
       if (!(await findWorkflow(s.ctx.db, s.accountId, workflowId)))
@@ -305,6 +375,12 @@ export function registerTools(server: McpServer, s: McpSession): void {
       return { logs, page: p, limit };
     },
     { readOnlyHint: true },
+    // Each entry gets an equal share of the cap; one that does not fit is cut like a step output.
+    (out, maxBytes) => {
+      const share = Math.floor((maxBytes - 1024) / Math.max(1, out.logs.length));
+      const logs = out.logs.map((l) => capValue(l, share).value as Record<string, unknown>);
+      return { ...out, logs, truncated: true };
+    },
   );
 
   if (registry.size === 0) return;

@@ -16,6 +16,8 @@ export interface Limiters {
   /** Undefined when that quota is 0 (off). */
   perKey?: RateLimiterAbstract;
   perUser?: RateLimiterAbstract;
+  /** Per installation, on its public webhook URL. */
+  perWebhook?: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,7 @@ function postgresLimiter(pool: NonNullable<Store['pool']>, prefix: string, point
 
 /** Builds the per-key and per-user limiters on Redis when configured, else PostgreSQL, else memory. */
 export async function createLimiters(config: RateLimitConfig, store: Store): Promise<Limiters> {
-  const { perKey, perUser, windowSeconds: duration, redisUrl } = config;
+  const { perKey, perUser, perWebhook, windowSeconds: duration, redisUrl } = config;
   const closers: (() => Promise<unknown>)[] = [];
   let backend: LimiterBackend = 'memory';
   let make: (prefix: string, points: number) => Promise<RateLimiterAbstract>;
@@ -85,6 +87,7 @@ export async function createLimiters(config: RateLimitConfig, store: Store): Pro
     backend,
     perKey: perKey > 0 ? await make('key', perKey) : undefined,
     perUser: perUser > 0 ? await make('user', perUser) : undefined,
+    perWebhook: perWebhook > 0 ? await make('hook', perWebhook) : undefined,
     async close() {
       for (const fn of closers) await fn();
     },

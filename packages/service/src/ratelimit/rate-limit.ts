@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Authenticator } from '../http/auth.ts';
 import { bearer } from '../http/auth.ts';
 import { isUnavailable } from '../http/error-handler.ts';
@@ -8,7 +8,7 @@ import { HttpProblem } from '../http/problem.ts';
 import type { Limiters } from './limiters.ts';
 
 interface Quota {
-  policy: 'per-key' | 'per-user';
+  policy: 'per-key' | 'per-user' | 'per-webhook';
   key: string;
   limit: number;
 }
@@ -52,22 +52,51 @@ export function rateLimit(limiters: Limiters, auth: Authenticator, windowSeconds
     if (!q) return next();
     const limiter = q.policy === 'per-key' ? limiters.perKey! : limiters.perUser!;
     try {
-      const r = await limiter.consume(q.key);
-      setHeaders(res, q, windowSeconds, r);
+      await consume(limiter, q, windowSeconds, res);
       return next();
     } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      const retryAfter = Math.max(1, setHeaders(res, q, windowSeconds, err));
-      res.set('retry-after', String(retryAfter));
-      const detail = `Rate limit of ${q.limit} requests per ${windowSeconds} s (${q.policy}) exceeded; retry in ${retryAfter} s`;
-      if (req.path.startsWith('/mcp/')) {
-        res.status(429).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: detail } });
-        return;
-      }
-      throw new HttpProblem(429, 'rate_limited', detail, {
-        extra: { retryAfter },
-        headers: { 'retry-after': String(retryAfter) },
-      });
+      if (!(err instanceof HttpProblem) || !req.path.startsWith('/mcp/')) throw err;
+      res.status(429).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: err.message } });
     }
   };
+}
+
+/**
+ * Counts one request against a quota and sets the rate-limit headers; over the quota, throws the 429
+ * problem (with `Retry-After`).
+ */
+async function consume(limiter: RateLimiterAbstract, q: Quota, windowSeconds: number, res: Response) {
+  try {
+    setHeaders(res, q, windowSeconds, await limiter.consume(q.key));
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    const retryAfter = Math.max(1, setHeaders(res, q, windowSeconds, err));
+    res.set('retry-after', String(retryAfter));
+    throw new HttpProblem(
+      429,
+      'rate_limited',
+      `Rate limit of ${q.limit} requests per ${windowSeconds} s (${q.policy}) exceeded; retry in ${retryAfter} s`,
+      { extra: { retryAfter }, headers: { 'retry-after': String(retryAfter) } },
+    );
+  }
+}
+
+/**
+ * Counts a call of an installation's webhook (after its secret was checked, so only holders of the URL
+ * spend its quota). Anonymous senders have no key or user: the installation is what they share.
+ */
+export async function limitWebhook(
+  limiters: Limiters,
+  installationId: string,
+  windowSeconds: number,
+  res: Response,
+): Promise<void> {
+  const limiter = limiters.perWebhook;
+  if (!limiter) return;
+  await consume(
+    limiter,
+    { policy: 'per-webhook', key: installationId, limit: limiter.points },
+    windowSeconds,
+    res,
+  );
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   index,
   integer,
@@ -18,6 +19,11 @@ const createdAt = () => ts('created_at').notNull().defaultNow();
 export const accounts = pgTable('accounts', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
+  /**
+   * Origins (`scheme://host[:port]`) the account's pages live on: the only places an OAuth flow may
+   * redirect to or post its result to. Set with `PUT /settings` or `inlay settings allowed-origins`.
+   */
+  allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
   createdAt: createdAt(),
 });
 
@@ -124,13 +130,21 @@ export const credentials = pgTable(
     connector: text('connector').notNull(),
     name: text('name').notNull(),
     type: text('type', { enum: ['oauth2', 'apiKey', 'basic', 'none'] }).notNull(),
-    status: text('status', { enum: ['pending', 'connected', 'failed', 'expired'] }).notNull(),
+    status: text('status', { enum: ['pending', 'connected', 'needs_reconnect', 'failed'] }).notNull(),
     statusReason: text('status_reason'),
+    statusChangedAt: ts('status_changed_at').notNull().defaultNow(),
+    /** The provider account (workspace, login, email) the connector's test request reported. */
+    accountLabel: text('account_label'),
     /** Vault envelope (key id + AES-256-GCM); null while an OAuth connection is pending. */
     sealed: text('sealed'),
     keyId: text('key_id'),
     /** When the OAuth access token expires, to refresh ahead of time. */
     expiresAt: ts('expires_at'),
+    /**
+     * Origins a bound credential (`http`) may be sent to, fixed at creation and shown in the API. The copy
+     * sealed with the secrets is the one enforced, so editing this column changes nothing that is sent.
+     */
+    allowedOrigins: jsonb('allowed_origins').$type<string[]>(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -174,11 +188,20 @@ export const oauthStates = pgTable(
     redirectUri: text('redirect_uri'),
     popup: boolean('popup').notNull().default(true),
     origin: text('origin'),
+    /** SHA-256 of the single-use start link's token (`GET /oauth/start?flow=`). */
+    startHash: text('start_hash'),
+    /** When the start link was opened; it works once. */
+    startedAt: ts('started_at'),
+    /** SHA-256 of the nonce in the cookie the start link set: the callback must come from that browser. */
+    browserHash: text('browser_hash'),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('oauth_states_expires_idx').on(t.expiresAt),
+    uniqueIndex('oauth_states_start_idx').on(t.startHash),
+  ],
 );
 
 export const installations = pgTable(
@@ -264,6 +287,10 @@ export const executions = pgTable(
     /** What the run started with: the `data` of /run/*, a webhook body, a schedule tick. */
     trigger: jsonb('trigger').notNull(),
     triggerType: text('trigger_type').notNull(),
+    /** The event name of an `event` run. */
+    event: text('event'),
+    /** The definition's `summary` over the trigger data, evaluated when the run is created. */
+    summary: text('summary'),
     error: jsonb('error'),
     rerunOf: uuid('rerun_of'),
     attempts: integer('attempts').notNull().default(0),
@@ -278,6 +305,8 @@ export const executions = pgTable(
     index('executions_logs_idx').on(t.userId, t.workflowId, t.startedAt, t.id),
     index('executions_account_started_idx').on(t.accountId, t.startedAt),
     index('executions_pending_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
+    // A log entry lists the runs that re-ran it: few rows have `rerun_of`, so the index stays small.
+    index('executions_rerun_of_idx').on(t.rerunOf).where(sql`${t.rerunOf} is not null`),
   ],
 );
 
@@ -290,6 +319,8 @@ export const executionSteps = pgTable(
     position: integer('position').notNull(),
     userId: uuid('user_id').notNull(),
     stepId: text('step_id').notNull(),
+    /** The step's `name` in the definition that ran, when it has one. */
+    name: text('name'),
     connector: text('connector').notNull(),
     connectorId: uuid('connector_id').notNull(),
     action: text('action').notNull(),
@@ -326,6 +357,53 @@ export const mcpServers = pgTable(
   (t) => [index('mcp_servers_account_idx').on(t.accountId)],
 );
 
+/** Where an account's outbound webhooks go (Standard Webhooks), and which events each one wants. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** The signing secret (`whsec_…`), sealed: it is needed again to sign every delivery. */
+    secretSealed: text('secret_sealed').notNull(),
+    keyId: text('key_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_endpoints_account_idx').on(t.accountId)],
+);
+
+/** One event for one endpoint: queued, retried with backoff, delivered or given up on after 24 hours. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    /** Also the `webhook-id` header: the same on every attempt, so receivers can drop duplicates. */
+    id: text('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id').notNull(),
+    event: text('event').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    /** A node sending it holds it until then; another node may take it over after. */
+    leaseUntil: ts('lease_until'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: ts('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.seq),
+    index('webhook_deliveries_pending_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
 export const schema = {
   accounts,
   apiKeys,
@@ -342,4 +420,6 @@ export const schema = {
   executions,
   executionSteps,
   mcpServers,
+  webhookEndpoints,
+  webhookDeliveries,
 };

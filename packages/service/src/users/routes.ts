@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { CreateUserBody, UpdateUserBody } from '@inlay/contract';
+import { CreateUserBody, UpdateUserBody, UsersQuery } from '@inlay/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import { type Request, Router } from 'express';
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { conflict, notFound } from '../http/problem.ts';
@@ -10,11 +9,6 @@ import { parse } from '../http/validate.ts';
 import { users } from '../store/schema.ts';
 import { checkRefLength, resolveUser } from './resolve-user.ts';
 import { toUser } from './users.ts';
-
-const ListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-});
 
 const isUniqueViolation = (err: unknown) =>
   (err as { code?: string; cause?: { code?: string } })?.code === '23505' ||
@@ -51,7 +45,7 @@ export function usersRoutes(ctx: AppContext): Router {
   });
 
   r.get('/users', requireApiKey, async (req, res) => {
-    const q = parse(ListQuery, req.query, 'query');
+    const q = parse(UsersQuery, req.query, 'query');
     const rows = await db
       .select()
       .from(users)

@@ -1,4 +1,10 @@
-import { type ConnectorRuntime, connectorUuid, iconUrl } from '@inlay/connectors';
+import {
+  type ConnectorRuntime,
+  connectorUuid,
+  expressionProblem,
+  iconUrl,
+  requestHeaderProblem,
+} from '@inlay/connectors';
 import {
   HIDDEN_BUILTIN_CONNECTORS,
   type WorkflowConnector,
@@ -11,7 +17,7 @@ import { checkTemplates, TemplateError } from '../engine/templates.ts';
 import { cronProblem } from '../engine/triggers.ts';
 import { unprocessable } from '../http/problem.ts';
 import { workflowVersions } from '../store/schema.ts';
-import type { Db } from '../store/store.ts';
+import type { Db, Tx } from '../store/store.ts';
 
 /** A workflow version with what is derived from it once. Versions never change, so this caches well. */
 export interface CompiledVersion {
@@ -21,7 +27,10 @@ export interface CompiledVersion {
   connectors: WorkflowConnector[];
 }
 
-/** Every distinct connector the steps use, once, in step order, without the hidden built-ins. */
+/**
+ * The apps a workflow requires, as the seed's Connector: every distinct connector the steps use, once, in step
+ * order, without the built-ins `transform` and `delay` (`http` is an app: it reaches a third party).
+ */
 export function workflowConnectors(
   def: WorkflowDefinition,
   runtime: ConnectorRuntime,
@@ -35,8 +44,9 @@ export function workflowConnectors(
     seen.add(step.connector);
     const c = runtime.get(step.connector);
     out.push({
+      connectorName: c?.name ?? step.connector,
       connectorId: connectorUuid(step.connector),
-      name: c?.name ?? step.connector,
+      connector: step.connector,
       icon: iconUrl(step.connector, publicUrl),
     });
   }
@@ -59,14 +69,15 @@ export function checkDefinition(
     const zoneIssue = timezone === undefined ? undefined : cronProblem(cron, timezone);
     if (zoneIssue) throw unprocessable(`${field}.trigger.timezone`, 'timezone', zoneIssue);
   }
-  def.steps.forEach((step, i) => {
-    try {
+  try {
+    def.steps.forEach((step, i) => {
       checkTemplates(step.input, `${field}.steps[${i}].input`);
-    } catch (err) {
-      if (err instanceof TemplateError) throw unprocessable(err.path, 'template', err.reason);
-      throw err;
-    }
-  });
+    });
+    checkTemplates(def.summary, `${field}.summary`);
+  } catch (err) {
+    if (err instanceof TemplateError) throw unprocessable(err.path, 'template', err.reason);
+    throw err;
+  }
   def.steps.forEach((step, i) => {
     const c = runtime.get(step.connector);
     if (!c)
@@ -77,18 +88,45 @@ export function checkDefinition(
         'exists',
         `connector "${step.connector}" has no action "${step.action}"`,
       );
+    if (step.connector === 'http') checkHttpHeaders(step.input, `${field}.steps[${i}].input.headers`);
+    if (step.connector === 'transform') checkExpression(step.input, `${field}.steps[${i}].input.expression`);
   });
   def.config.forEach((f, i) => {
     if (!f.options || !('source' in f.options)) return;
     const step = def.steps.find((s) => s.id === f.stepId)!;
     const c = runtime.get(step.connector)!;
-    if (!c.sources?.[f.options.source])
+    // An own property: `constructor` names no source, whatever Object.prototype holds.
+    if (!c.sources || !Object.hasOwn(c.sources, f.options.source))
       throw unprocessable(
         `${field}.config[${i}].options.source`,
         'exists',
         `connector "${step.connector}" has no option source "${f.options.source}"`,
       );
   });
+}
+
+/**
+ * A transform's expression is JSONata: one that does not parse would fail every run, so it is refused at
+ * publish. (One built by a `{{ }}` template is known only at run time; its templates were checked above.)
+ */
+function checkExpression(input: unknown, where: string): void {
+  const expression = (input as { expression?: unknown } | null)?.expression;
+  if (typeof expression !== 'string' || expression.includes('{{')) return;
+  const problem = expressionProblem(expression);
+  if (problem) throw unprocessable(where, 'jsonata', `invalid JSONata: ${problem}`);
+}
+
+/**
+ * Header names are never templates, so a header the transport owns (`host`, `transfer-encoding`,
+ * `proxy-*`, ...) is refused at publish rather than failing every run; values are checked again at run time.
+ */
+function checkHttpHeaders(input: unknown, where: string): void {
+  const headers = (input as { headers?: unknown } | null)?.headers;
+  if (!headers || typeof headers !== 'object' || Array.isArray(headers)) return;
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = requestHeaderProblem(name, typeof value === 'string' ? value : '');
+    if (problem) throw unprocessable(`${where}.${name}`, 'header', problem);
+  }
 }
 
 export function createDefinitionCache(db: Db, runtime: ConnectorRuntime, publicUrl: string) {
@@ -110,6 +148,7 @@ export function createDefinitionCache(db: Db, runtime: ConnectorRuntime, publicU
   /** Loads many versions, reading only the ones not cached yet. */
   async function getMany(
     refs: { workflowId: string; version: number }[],
+    through: Db | Tx = db,
   ): Promise<Map<string, CompiledVersion>> {
     const out = new Map<string, CompiledVersion>();
     const missing: typeof refs = [];
@@ -119,7 +158,7 @@ export function createDefinitionCache(db: Db, runtime: ConnectorRuntime, publicU
       else missing.push(r);
     }
     if (missing.length) {
-      const rows = await db
+      const rows = await through
         .select()
         .from(workflowVersions)
         .where(

@@ -23,9 +23,6 @@ export interface WorkflowHooks {
   onToggle?: (userId: string, workflowId: string, active: boolean) => Promise<void>;
 }
 
-// Built once: a schema derived per request would be compiled per request.
-const ListQuery = WorkflowsQuery.partial({ userId: true });
-
 export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: WorkflowHooks = {}): Router {
   const r = Router();
   const { db } = ctx;
@@ -88,7 +85,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
   });
 
   r.get('/workflows', async (req, res) => {
-    const q = parse(ListQuery, req.query, 'query');
+    const q = parse(WorkflowsQuery, req.query, 'query');
     const data = await listWorkflowsJsonOf(ctx, defs, req, q.userId, {
       integrationId: q.integrationId,
     });
@@ -117,7 +114,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
   r.get('/workflows/:workflowId', async (req, res) => {
     const workflowId = pathId(req.params.workflowId, 'workflowId');
     const q = parse(WorkflowQuery, req.query, 'query');
-    const [wf] = await listWorkflowsOf(ctx.store, defs, req, q.userId, { workflowId });
+    const [wf] = await listWorkflowsOf(ctx, defs, req, q.userId, { workflowId });
     if (!wf) throw notFound('Workflow');
     res.json({ data: wf });
   });

@@ -6,6 +6,7 @@ import { preparedPerStore } from '../store/prepared.ts';
 import { installations, integrations, userWorkflows, workflows } from '../store/schema.ts';
 import type { Db, Store } from '../store/store.ts';
 import { checkLookedUp, lookupKey, USER_CTE, type UserLookup, userLookup } from '../users/resolve-user.ts';
+import { attentionOf, withAttentionJson } from './attention.ts';
 import type { CompiledVersion, DefinitionCache } from './definitions.ts';
 
 const columns = {
@@ -126,28 +127,21 @@ async function queryForUser(store: Store, lookup: UserLookup, filter: Filter) {
   };
 }
 
-/**
- * `listWorkflows` for the user a request names, resolved in the same query; errors as `resolveUser`'s.
- */
-async function rowsOf(
-  store: Store,
-  req: Request,
-  ref: string | undefined,
-  filter: Filter,
-): Promise<WorkflowRow[]> {
-  const found = await queryForUser(store, userLookup(req, ref), filter);
-  checkLookedUp(req, ref, found?.user);
-  return found!.rows;
-}
-
 export async function listWorkflowsOf(
-  store: Store,
+  ctx: AppContext,
   defs: DefinitionCache,
   req: Request,
   ref: string | undefined,
   filter: Filter = {},
 ): Promise<Workflow[]> {
-  return withDefinitions(defs, await rowsOf(store, req, ref, filter));
+  const lookup = userLookup(req, ref);
+  const found = await queryForUser(ctx.store, lookup, filter);
+  checkLookedUp(req, ref, found?.user);
+  const [list, attention] = await Promise.all([
+    withDefinitions(defs, found!.rows),
+    attentionOf(ctx, lookup.accountId, found!.user.id),
+  ]);
+  return list.map((w) => ({ ...w, attention: attention.get(w.workflowId) ?? null }));
 }
 
 // The part of a workflow that only its version decides, serialised once per version.
@@ -189,7 +183,8 @@ export async function listWorkflowsJsonOf(
     (v) => v && { accountId: lookup.accountId, userId: v.user.id, bytes: v.json.length },
   );
   checkLookedUp(req, ref, found?.user);
-  return found!.json;
+  // Attention is read fresh: credential statuses and run results are not what the cached list watches.
+  return withAttentionJson(found!.json, await attentionOf(ctx, lookup.accountId, found!.user.id));
 }
 
 async function workflowsJson(defs: DefinitionCache, rows: WorkflowRow[]): Promise<string> {

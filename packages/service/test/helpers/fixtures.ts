@@ -143,6 +143,7 @@ export async function insertExecutions(
       finished: true,
       trigger: { name: `deal ${i}` },
       triggerType: 'event',
+      event: 'deal.created',
       startedAt,
       stoppedAt,
     });

@@ -25,6 +25,14 @@ export interface Provider {
   revokeRefresh(token: string): void;
   /** The channels the options source pages through. */
   projects: { id: string; name: string }[];
+  /** The workspace `/api/me` names (the `acme` account label). */
+  workspace: string;
+  /** When true, `GOOD_KEY` is refused too (the key was revoked at the provider). */
+  keyRevoked: boolean;
+  /** How long the token endpoint waits before answering (to make concurrent refreshes overlap). */
+  tokenDelayMs: number;
+  /** How many refresh grants the token endpoint received. */
+  refreshGrants(): number;
   close(): Promise<void>;
 }
 
@@ -63,6 +71,10 @@ export async function startProvider(): Promise<Provider> {
     revokeAccess: (t) => void access.delete(t),
     revokeRefresh: (t) => void refresh.delete(t),
     projects: Array.from({ length: 5 }, (_, i) => ({ id: `p${i + 1}`, name: `Project ${i + 1}` })),
+    workspace: 'Acme Workspace',
+    keyRevoked: false,
+    tokenDelayMs: 0,
+    refreshGrants: () => p.tokenRequests.filter((t) => t.grantType === 'refresh_token').length,
     close: async () => {},
   };
 
@@ -122,6 +134,7 @@ export async function startProvider(): Promise<Provider> {
         clientAuth = 'basic';
       }
       const grantType = form.get('grant_type') ?? '';
+      if (p.tokenDelayMs) await new Promise((r) => setTimeout(r, p.tokenDelayMs));
       p.tokenRequests.push({ grantType, codeVerifier: form.get('code_verifier') ?? undefined, clientAuth });
       if (clientAuth !== 'basic' || clientId !== p.clientId || secret !== p.clientSecret)
         return json(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
@@ -155,7 +168,7 @@ export async function startProvider(): Promise<Provider> {
     });
     if (url.pathname.startsWith('/api/')) {
       if (!bearerOk(req)) return json(res, 401, { message: 'invalid or expired access token' });
-      if (url.pathname === '/api/me') return json(res, 200, { id: 'me' });
+      if (url.pathname === '/api/me') return json(res, 200, { id: 'me', workspace: p.workspace });
       if (url.pathname === '/api/projects') {
         // Two per page, with a cursor: the option source follows it.
         const start = Number(url.searchParams.get('cursor') ?? 0);
@@ -165,11 +178,11 @@ export async function startProvider(): Promise<Provider> {
       }
     }
     if (url.pathname.startsWith('/key/')) {
-      if (req.headers['x-api-key'] !== GOOD_KEY)
+      if (req.headers['x-api-key'] !== GOOD_KEY || p.keyRevoked)
         return json(res, 401, {
           message: `Invalid API key ending in ${String(req.headers['x-api-key']).slice(-4)}: this key was revoked`,
         });
-      if (url.pathname === '/key/me') return json(res, 200, { id: 'key-user' });
+      if (url.pathname === '/key/me') return json(res, 200, { id: 'key-user', team: 'KeyCo Team' });
       if (url.pathname === '/key/lists')
         return json(res, 200, {
           lists: [
@@ -197,6 +210,15 @@ export async function startProvider(): Promise<Provider> {
 }
 
 /**
+ * `INLAY_EGRESS_ALLOW` for the provider: its connectors name it in their definitions (not through the
+ * operator's `INLAY_CONNECTOR_<ID>_*` overrides), so the egress policy refuses its loopback address until
+ * it is opened, as an operator would open an internal provider.
+ */
+export const providerEgress = (p: { url: string }, ...more: string[]) => ({
+  INLAY_EGRESS_ALLOW: [new URL(p.url).host, ...more].join(','),
+});
+
+/**
  * Three connectors on the provider: `acme` (OAuth 2.0 with PKCE and HTTP basic client authentication, a
  * paged `projects` option source), `keyco` (an API key in a header) and `basicco` (HTTP basic). The
  * built-in catalog is kept, so workflows may mix them with `transform` and friends.
@@ -217,7 +239,10 @@ export function providerConnectors(url: string): ConnectorDefinition[] {
       pkce: true,
       tokenAuth: 'basic',
     },
-    test: { request: () => ({ method: 'GET', path: '/me' }) },
+    test: {
+      request: () => ({ method: 'GET', path: '/me' }),
+      accountLabel: (res) => (res.body as { workspace?: string }).workspace,
+    },
     actions: [
       {
         id: 'list_projects',
@@ -256,7 +281,10 @@ export function providerConnectors(url: string): ConnectorDefinition[] {
       name: 'x-api-key',
       fields: [{ name: 'apiKey', label: 'API key', type: 'password', required: true, secret: true }],
     },
-    test: { request: () => ({ method: 'GET', path: '/me' }) },
+    test: {
+      request: () => ({ method: 'GET', path: '/me' }),
+      accountLabel: (res) => (res.body as { team?: string }).team,
+    },
     actions: [
       {
         id: 'list_lists',

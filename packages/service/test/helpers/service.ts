@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ConnectorDefinition } from '@inlay/connectors';
+import type { ConnectorDefinition, Resolve } from '@inlay/connectors';
 import { createAccount, createApp, createLogger, type InlayApp, loadConfig } from '../../src/index.ts';
+import { type OpenApiResponseValidator, validatorFor } from './openapi-validator.ts';
 
 export const onPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -22,11 +23,24 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * Requests `call` does not hold to openapi.json: CORS preflights (answered by the CORS middleware, not an
+ * operation) and the MCP endpoint (JSON-RPC, described by MCP itself, not by the REST document).
+ */
+const outsideRestContract = (method: string, path: string) =>
+  method.toUpperCase() === 'OPTIONS' || path.startsWith('/mcp/');
+
 export type Service = Awaited<ReturnType<typeof startService>>;
 
 /** Starts the real service on 127.0.0.1 with an in-memory PGlite, or on PostgreSQL when DATABASE_URL is set. */
 export async function startService(
-  opts: { env?: Record<string, string>; connectors?: readonly ConnectorDefinition[]; logs?: string[] } = {},
+  opts: {
+    env?: Record<string, string>;
+    connectors?: readonly ConnectorDefinition[];
+    logs?: string[];
+    /** The resolver behind outbound requests (a test resolver maps names to loopback). */
+    resolve?: Resolve;
+  } = {},
 ) {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,8 +60,19 @@ export async function startService(
     config.logLevel,
     sink ? { write: (line: string) => void sink.push(line) } : undefined,
   );
-  const app: InlayApp = await createApp(config, { logger, connectors: opts.connectors });
+  const app: InlayApp = await createApp(config, {
+    logger,
+    connectors: opts.connectors,
+    resolve: opts.resolve,
+  });
   server.on('request', app);
+
+  // The document this very service serves, fetched once: every reply of `call` is held to it.
+  let contract: Promise<OpenApiResponseValidator> | undefined;
+  const served = () =>
+    (contract ??= fetch(`${url}/openapi.json`)
+      .then((r) => r.json() as Promise<Parameters<typeof validatorFor>[0]>)
+      .then(validatorFor));
 
   async function call<T = any>(method: string, path: string, o: CallOptions = {}): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...o.headers };
@@ -63,6 +88,17 @@ export async function startService(
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {}
+    if (!outsideRestContract(method, path)) {
+      const problems = (await served()).check({
+        method,
+        path,
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        text,
+      });
+      if (problems.length)
+        throw new Error(`The response does not match openapi.json:\n${problems.slice(0, 10).join('\n')}`);
+    }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 

@@ -1,0 +1,74 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '@inlay/contract';
+import { and, desc, eq } from 'drizzle-orm';
+import { rowAad, type Vault } from '../credentials/vault.ts';
+import { webhookDeliveries, webhookEndpoints } from '../store/schema.ts';
+import type { Db } from '../store/store.ts';
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export const endpointAad = (row: { accountId: string; id: string }) =>
+  rowAad('webhook_endpoints', row.accountId, row.id);
+
+export const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
+  webhookEndpointId: row.id,
+  url: row.url,
+  events: row.events as WebhookEvent[],
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+  deliveryId: row.id,
+  event: row.event as WebhookEvent,
+  status: row.status,
+  attempts: row.attempts,
+  lastStatusCode: row.lastStatusCode,
+  lastError: row.lastError,
+  nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
+  createdAt: row.createdAt.toISOString(),
+  deliveredAt: row.deliveredAt?.toISOString() ?? null,
+});
+
+/** A new endpoint with a fresh Standard Webhooks secret (`whsec_` + 24 random bytes), stored sealed. */
+export async function createEndpoint(
+  db: Db,
+  vault: Vault,
+  accountId: string,
+  body: { url: string; events: WebhookEvent[] },
+): Promise<{ id: string; secret: string }> {
+  const id = randomUUID();
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  await db.insert(webhookEndpoints).values({
+    id,
+    accountId,
+    url: body.url,
+    events: [...new Set(body.events)],
+    secretSealed: vault.seal(secret, endpointAad({ accountId, id })),
+    keyId: vault.keyId,
+  });
+  return { id, secret };
+}
+
+export async function findEndpoint(db: Db, accountId: string, id: string): Promise<EndpointRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, accountId)));
+  return row;
+}
+
+export const listEndpoints = (db: Db, accountId: string) =>
+  db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.accountId, accountId))
+    .orderBy(webhookEndpoints.createdAt);
+
+export const listDeliveries = (db: Db, endpointId: string) =>
+  db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .orderBy(desc(webhookDeliveries.seq))
+    .limit(100);

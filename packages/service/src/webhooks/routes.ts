@@ -1,0 +1,61 @@
+import { EgressDenied } from '@inlay/connectors';
+import { CreateWebhookEndpointBody } from '@inlay/contract';
+import { and, eq } from 'drizzle-orm';
+import { Router } from 'express';
+import type { AppContext } from '../context.ts';
+import { requireApiKey } from '../http/auth.ts';
+import { HttpProblem, notFound } from '../http/problem.ts';
+import { parse, pathId } from '../http/validate.ts';
+import { webhookEndpoints } from '../store/schema.ts';
+import {
+  createEndpoint,
+  findEndpoint,
+  listDeliveries,
+  listEndpoints,
+  toDelivery,
+  toEndpoint,
+} from './endpoints.ts';
+
+/** `/webhook-endpoints`: the account's outbound webhooks (API key only; a user JWT is refused). */
+export function webhookEndpointRoutes(ctx: AppContext): Router {
+  const r = Router();
+
+  r.post('/webhook-endpoints', requireApiKey, async (req, res) => {
+    const body = parse(CreateWebhookEndpointBody, req.body, 'body');
+    try {
+      ctx.connectors.egress.check(new URL(body.url));
+    } catch (err) {
+      if (!(err instanceof EgressDenied)) throw err;
+      const message = `${err.message}. An operator can open it with INLAY_EGRESS_ALLOW`;
+      throw new HttpProblem(422, 'egress_denied', `body.url ${message}`, {
+        errors: [{ field: 'body.url', rule: 'egress', message }],
+      });
+    }
+    const { id, secret } = await createEndpoint(ctx.db, ctx.vault, req.principal!.accountId, body);
+    res.status(201).json({ webhookEndpointId: id, secret });
+  });
+
+  r.get('/webhook-endpoints', requireApiKey, async (req, res) => {
+    const rows = await listEndpoints(ctx.db, req.principal!.accountId);
+    res.json({ data: rows.map(toEndpoint) });
+  });
+
+  r.delete('/webhook-endpoints/:webhookEndpointId', requireApiKey, async (req, res) => {
+    const id = pathId(req.params.webhookEndpointId, 'webhookEndpointId');
+    const gone = await ctx.db
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, req.principal!.accountId)))
+      .returning({ id: webhookEndpoints.id });
+    if (!gone.length) throw notFound('Webhook endpoint');
+    res.json({ message: 'Success' });
+  });
+
+  r.get('/webhook-endpoints/:webhookEndpointId/deliveries', requireApiKey, async (req, res) => {
+    const id = pathId(req.params.webhookEndpointId, 'webhookEndpointId');
+    const endpoint = await findEndpoint(ctx.db, req.principal!.accountId, id);
+    if (!endpoint) throw notFound('Webhook endpoint');
+    res.json({ data: (await listDeliveries(ctx.db, endpoint.id)).map(toDelivery) });
+  });
+
+  return r;
+}

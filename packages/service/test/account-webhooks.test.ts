@@ -1,0 +1,342 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookDeliveries } from '../src/store/schema.ts';
+import { createUser } from './helpers/fixtures.ts';
+import { privateDatabase } from './helpers/private-database.ts';
+import {
+  GOOD_KEY,
+  type Provider,
+  providerConnectors,
+  providerEgress,
+  startProvider,
+} from './helpers/providers.ts';
+import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A host's webhook receiver on 127.0.0.1: answers 500 to the first `failFirst` requests, then 204. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const state = { failFirst: 0, calls: 0 };
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    state.calls++;
+    if (state.calls <= state.failFirst) {
+      res.writeHead(500).end('not now');
+      return;
+    }
+    received.push({ headers: req.headers, body });
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    received,
+    state,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+let provider: Provider;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let svc: Service;
+let apiKey: string;
+let alice: string;
+let db: Awaited<ReturnType<typeof privateDatabase>> | undefined;
+
+beforeAll(async () => {
+  provider = await startProvider();
+  receiver = await startReceiver();
+  // On PostgreSQL, a database of its own: every other test file's service also runs a dispatcher, with the
+  // default 5 s retry base, and would take this file's failed deliveries over.
+  if (onPostgres) db = await privateDatabase('inlay_webhooks');
+  svc = await startService({
+    connectors: providerConnectors(provider.url),
+    env: {
+      ...(db ? { DATABASE_URL: db.url } : {}),
+      ...providerEgress(provider, new URL(receiver.url).host),
+      INLAY_WEBHOOK_RETRY_BASE_MS: '20',
+      INLAY_WEBHOOK_POLL_MS: '50',
+    },
+  });
+  ({ apiKey } = await svc.account('webhooks'));
+  alice = await createUser(svc, apiKey, 'alice');
+});
+afterAll(async () => {
+  await svc?.close();
+  await receiver?.close();
+  await provider?.close();
+  await db?.drop();
+});
+
+async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v as T;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function endpoint(events: string[], url = `${receiver.url}/hooks`) {
+  const r = await svc.call('POST', '/webhook-endpoints', { auth: apiKey, body: { url, events } });
+  expect(r.status, r.text).toBe(201);
+  return r.body as { webhookEndpointId: string; secret: string };
+}
+
+const headersOf = (r: Received) => ({
+  'webhook-id': String(r.headers['webhook-id']),
+  'webhook-timestamp': String(r.headers['webhook-timestamp']),
+  'webhook-signature': String(r.headers['webhook-signature']),
+});
+
+describe('account webhooks', () => {
+  it('signs per Standard Webhooks: the library verifies it, a tampered body or signature fails', async () => {
+    const ep = await endpoint(['credential.connected']);
+    expect(ep.secret).toMatch(/^whsec_/);
+    const before = receiver.received.length;
+    const cred = await svc.call('POST', '/credentials', {
+      auth: apiKey,
+      body: { userId: alice, connector: 'keyco', data: { apiKey: GOOD_KEY } },
+    });
+    expect(cred.status).toBe(201);
+    const got = await until(() => receiver.received[before]);
+    const wh = new Webhook(ep.secret);
+    const payload = wh.verify(got.body, headersOf(got)) as any;
+    expect(payload).toEqual({
+      type: 'credential.connected',
+      timestamp: expect.any(String),
+      data: {
+        credentialId: cred.body.data.credentialId,
+        userId: alice,
+        connector: 'keyco',
+        name: 'KeyCo',
+        status: 'connected',
+        statusReason: null,
+        accountLabel: 'KeyCo Team',
+      },
+    });
+    expect(got.body).not.toContain(GOOD_KEY);
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(() => wh.verify(got.body.replace('keyco', 'evilco'), headersOf(got))).toThrow(
+      WebhookVerificationError,
+    );
+    const forged = { ...headersOf(got), 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` };
+    expect(() => wh.verify(got.body, forged)).toThrow(WebhookVerificationError);
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(got.body, headersOf(got)),
+    ).toThrow(WebhookVerificationError);
+    await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+  });
+
+  it('retries with backoff against a receiver that fails twice, with the same webhook-id, and lists the attempts', async () => {
+    const ep = await endpoint(['installation.created', 'installation.deleted']);
+    receiver.state.calls = 0;
+    receiver.state.failFirst = 2;
+    const before = receiver.received.length;
+    try {
+      const i = await svc.call('POST', '/integrations', { auth: apiKey, body: { name: 'Hooks' } });
+      const w = await svc.call('POST', '/workflows', {
+        auth: apiKey,
+        body: {
+          integrationId: i.body.integrationId,
+          name: 'noop',
+          definition: {
+            trigger: { type: 'manual' },
+            steps: [
+              {
+                id: '11111111-1111-4111-8111-111111111111',
+                connector: 'transform',
+                action: 'map',
+                input: { expression: '1' },
+              },
+            ],
+          },
+        },
+      });
+      const inst = await svc.call('POST', '/installations', {
+        auth: apiKey,
+        body: { userId: alice, workflowIds: [w.body.workflowId], credentialIds: {}, values: [] },
+      });
+      expect(inst.status, inst.text).toBe(201);
+      const installationId = inst.body.data.installationId;
+      const del = await svc.call('DELETE', `/installations/${installationId}?userId=${alice}`, {
+        auth: apiKey,
+      });
+      expect(del.status).toBe(200);
+      // Delivered in order: created (after two failures) before deleted.
+      await until(() => receiver.received.length >= before + 2);
+      const [created, deleted] = receiver.received.slice(before).map((r) => ({
+        ...(new Webhook(ep.secret).verify(r.body, headersOf(r)) as object),
+        id: r.headers['webhook-id'],
+      })) as any[];
+      expect(created).toMatchObject({
+        type: 'installation.created',
+        data: { installationId, userId: alice, workflowIds: [w.body.workflowId] },
+      });
+      expect(deleted).toMatchObject({
+        type: 'installation.deleted',
+        data: { installationId, userId: alice },
+      });
+      expect(receiver.state.calls).toBe(4);
+      const list = await svc.call('GET', `/webhook-endpoints/${ep.webhookEndpointId}/deliveries`, {
+        auth: apiKey,
+      });
+      expect(list.status).toBe(200);
+      expect(list.body.data).toEqual([
+        expect.objectContaining({
+          event: 'installation.deleted',
+          status: 'delivered',
+          attempts: 1,
+          lastStatusCode: 204,
+        }),
+        expect.objectContaining({
+          deliveryId: created.id,
+          event: 'installation.created',
+          status: 'delivered',
+          attempts: 3,
+          lastStatusCode: 204,
+          lastError: null,
+          nextAttemptAt: null,
+        }),
+      ]);
+    } finally {
+      receiver.state.failFirst = 0;
+      await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+    }
+  });
+
+  it('credential.needs_reconnect when a revoked key is refused (the payload names the user and credential)', async () => {
+    const ep = await endpoint(['credential.needs_reconnect', 'execution.failed']);
+    const before = receiver.received.length;
+    const cred = await svc.call('POST', '/credentials', {
+      auth: apiKey,
+      body: { userId: alice, connector: 'keyco', data: { apiKey: GOOD_KEY } },
+    });
+    const credentialId = cred.body.data.credentialId;
+    provider.keyRevoked = true;
+    try {
+      const t = await svc.call('POST', `/credentials/${credentialId}/test?userId=${alice}`, { auth: apiKey });
+      expect(t.body.data.status).toBe('needs_reconnect');
+    } finally {
+      provider.keyRevoked = false;
+    }
+    const got = await until(() => receiver.received[before]);
+    const event = new Webhook(ep.secret).verify(got.body, headersOf(got)) as any;
+    expect(event).toMatchObject({
+      type: 'credential.needs_reconnect',
+      data: { credentialId, userId: alice, connector: 'keyco', status: 'needs_reconnect' },
+    });
+    expect(got.body).not.toContain(GOOD_KEY);
+    await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+  });
+
+  it('execution.failed names the run, its workflow and user, and the error', async () => {
+    const ep = await endpoint(['execution.failed']);
+    const before = receiver.received.length;
+    try {
+      const i = await svc.call('POST', '/integrations', { auth: apiKey, body: { name: 'Broken' } });
+      const w = await svc.call('POST', '/workflows', {
+        auth: apiKey,
+        body: {
+          integrationId: i.body.integrationId,
+          name: 'broken',
+          definition: {
+            trigger: { type: 'manual' },
+            steps: [
+              {
+                id: '22222222-2222-4222-8222-222222222222',
+                connector: 'transform',
+                action: 'map',
+                input: { expression: '$error("the mapping broke")' },
+              },
+            ],
+          },
+        },
+      });
+      const workflowId = w.body.workflowId;
+      await svc.call('POST', '/installations', {
+        auth: apiKey,
+        body: { userId: alice, workflowIds: [workflowId], credentialIds: {}, values: [] },
+      });
+      const run = await svc.call('POST', '/run/workflow', {
+        auth: apiKey,
+        body: { workflowId, userId: alice, data: {} },
+      });
+      const got = await until(() => receiver.received[before]);
+      expect(new Webhook(ep.secret).verify(got.body, headersOf(got))).toMatchObject({
+        type: 'execution.failed',
+        data: {
+          executionId: run.body.executionIds[0],
+          workflowId,
+          userId: alice,
+          error: { message: expect.stringContaining('the mapping broke') },
+        },
+      });
+    } finally {
+      await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+    }
+  });
+
+  it('lists endpoints without secrets; another account sees 404; the egress policy refuses a private URL', async () => {
+    const ep = await endpoint(['execution.failed']);
+    const list = await svc.call('GET', '/webhook-endpoints', { auth: apiKey });
+    expect(list.body.data).toContainEqual({
+      webhookEndpointId: ep.webhookEndpointId,
+      url: `${receiver.url}/hooks`,
+      events: ['execution.failed'],
+      createdAt: expect.any(String),
+    });
+    expect(list.text).not.toContain(ep.secret);
+    const other = await svc.account('other');
+    expectProblem(
+      await svc.call('GET', `/webhook-endpoints/${ep.webhookEndpointId}/deliveries`, { auth: other.apiKey }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: other.apiKey }),
+      404,
+      'not_found',
+    );
+    expect((await svc.call('GET', '/webhook-endpoints', { auth: other.apiKey })).body.data).toEqual([]);
+    expectProblem(
+      await svc.call('POST', '/webhook-endpoints', {
+        auth: apiKey,
+        body: { url: 'http://10.0.0.7/hook', events: ['execution.failed'] },
+      }),
+      422,
+      'egress_denied',
+      'body.url',
+    );
+    expectProblem(
+      await svc.call('POST', '/webhook-endpoints', {
+        auth: apiKey,
+        body: { url: `${receiver.url}/x`, events: ['nope'] },
+      }),
+      400,
+      'invalid_request',
+      'body.events[0]',
+    );
+    const d = await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+    expect(d.status).toBe(200);
+    const rows = await svc.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, ep.webhookEndpointId));
+    expect(rows).toEqual([]);
+  });
+});
