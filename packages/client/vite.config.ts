@@ -9,9 +9,9 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     target: 'es2022',
-    lib: { entry: 'src/index.ts', formats: ['es'] },
+    lib: { entry: ['src/index.ts', 'src/index.server.ts'], formats: ['es'] },
     rollupOptions: {
-      external: [/^@inlay\//],
+      external: [/^@inlay\//, 'standardwebhooks'],
       output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
     },
   },

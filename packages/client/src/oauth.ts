@@ -14,7 +14,7 @@ export interface OAuthResult {
 export class OAuthError extends Error {
   override name = 'OAuthError';
   constructor(
-    readonly code: 'popup_closed' | 'timeout' | 'aborted',
+    readonly code: 'popup_closed' | 'popup_blocked' | 'timeout' | 'aborted',
     message: string,
   ) {
     super(message);
@@ -36,7 +36,15 @@ export interface ConnectOAuthOptions {
   connector: string;
   /** Name of the new credential. */
   name?: string;
-  /** Origin the callback page posts from. Default: the origin of the authorize URL's `redirect_uri`, else of `baseUrl`. */
+  /**
+   * Reconnect this credential in place (one that `needs_reconnect`): the same id gets the new tokens, so
+   * every installation using it keeps working.
+   */
+  credentialId?: string;
+  /**
+   * Origin the callback page posts from. Default: the origin of Inlay's start link (`…/oauth/start`), else of
+   * the authorize URL's `redirect_uri`, else of `baseUrl`.
+   */
   callbackOrigin?: string;
   /** Where the redirect fallback comes back to; the current address by default. */
   redirectUri?: string;
@@ -49,8 +57,22 @@ export interface ConnectOAuthOptions {
   signal?: AbortSignal;
   /** `window.open` features of the popup. */
   popupFeatures?: string;
+  /** Called once the popup is open, with a way to bring it back (focused, or opened again if it was closed). */
+  onPopup?: (popup: OAuthPopup) => void;
+  /**
+   * Called when the browser blocks the popup, before anything else happens. Resolve `true` to continue with a
+   * full-page redirect to the provider (the page comes back afterwards), `false` to give up (the promise
+   * rejects with `popup_blocked`). Without it, the redirect starts at once.
+   */
+  onPopupBlocked?: () => boolean | Promise<boolean>;
   /** The window to work in (tests). */
   window?: Window;
+}
+
+/** The sign-in window of a connection in progress. */
+export interface OAuthPopup {
+  /** Focuses the window, or opens it again on the provider's page if the user closed it. Call it from a click. */
+  reopen(): void;
 }
 
 export const OAUTH_CHANNEL = 'inlay:oauth';
@@ -81,41 +103,80 @@ export function connectOAuth(
   opts: ConnectOAuthOptions,
 ): Promise<OAuthResult> {
   const w = opts.window ?? window;
-  const popup = w.open('about:blank', 'inlay-oauth', opts.popupFeatures ?? 'popup,width=560,height=720');
-  if (!popup) return redirectFlow(client, opts, w);
+  const features = opts.popupFeatures ?? 'popup,width=560,height=720';
+  const popup = w.open('about:blank', 'inlay-oauth', features);
+  if (!popup)
+    return Promise.resolve(opts.onPopupBlocked ? opts.onPopupBlocked() : true).then((go) => {
+      if (!go) throw new OAuthError('popup_blocked', 'The sign-in window was blocked');
+      return redirectFlow(client, opts, w);
+    });
   try {
     popup.document.title = '…';
   } catch {}
-  return client.credentials
-    .startOAuth({ connector: opts.connector, name: opts.name, popup: true, origin: w.location.origin })
-    .then(
-      ({ credentialId, authorizeUrl }) => {
-        popup.location.href = authorizeUrl;
-        let redirect: string | null = null;
-        try {
-          redirect = new URL(authorizeUrl).searchParams.get('redirect_uri');
-        } catch {}
-        const origin =
-          opts.callbackOrigin ??
-          originOf(redirect) ??
-          originOf(client.baseUrl, w.location.href) ??
-          w.location.origin;
-        return waitForResult(client, credentialId, origin, popup, opts, w);
-      },
-      (err: unknown) => {
-        popup.close();
-        throw err;
-      },
-    );
+  const start = (updatedAt?: string) =>
+    client.credentials
+      .startOAuth({
+        connector: opts.connector,
+        name: opts.name,
+        popup: true,
+        origin: w.location.origin,
+        ...(opts.credentialId ? { credentialId: opts.credentialId } : {}),
+      })
+      .then((started) => ({ ...started, updatedAt }));
+  // A reconnected credential is not `pending` while the consent runs: its result is a newer `updatedAt`.
+  const started = opts.credentialId
+    ? client.credentials.get(opts.credentialId).then(
+        (c) => start(c.updatedAt),
+        () => start(),
+      )
+    : start();
+  return started.then(
+    ({ credentialId, authorizeUrl, updatedAt }) => {
+      popup.location.href = authorizeUrl;
+      let redirect: string | null = null;
+      let start: string | undefined;
+      try {
+        const url = new URL(authorizeUrl);
+        redirect = url.searchParams.get('redirect_uri');
+        // Inlay's start link (which binds the flow to this browser) lives where its callback page does.
+        if (url.pathname.endsWith('/oauth/start')) start = url.origin;
+      } catch {}
+      const origin =
+        opts.callbackOrigin ??
+        start ??
+        originOf(redirect) ??
+        originOf(client.baseUrl, w.location.href) ??
+        w.location.origin;
+      const state = { popup };
+      opts.onPopup?.({
+        reopen() {
+          let closed = true;
+          try {
+            closed = state.popup.closed;
+          } catch {}
+          if (!closed) return state.popup.focus();
+          state.popup = w.open(authorizeUrl, 'inlay-oauth', features) ?? state.popup;
+        },
+      });
+      return waitForResult(client, credentialId, origin, state, opts, w, updatedAt);
+    },
+    (err: unknown) => {
+      popup.close();
+      throw err;
+    },
+  );
 }
 
 function waitForResult(
   client: { credentials: Pick<UserRoutes['credentials'], 'get'> },
   credentialId: string,
   origin: string,
-  popup: Window,
+  /** The current popup: `reopen()` may replace it. */
+  state: { popup: Window },
   opts: ConnectOAuthOptions,
   w: Window,
+  /** For a reconnect: the credential's `updatedAt` before the consent started. */
+  updatedBefore?: string,
 ): Promise<OAuthResult> {
   return new Promise<OAuthResult>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -131,7 +192,7 @@ function waitForResult(
       opts.signal?.removeEventListener('abort', onAbort);
       channel?.close();
       try {
-        if (!popup.closed) popup.close();
+        if (!state.popup.closed) state.popup.close();
       } catch {}
       fn();
     };
@@ -146,12 +207,13 @@ function waitForResult(
     const poll = async () => {
       let closed = false;
       try {
-        closed = popup.closed;
+        closed = state.popup.closed;
       } catch {}
+      if (!closed) closedPolls = 0; // reopened
       try {
         const c = await client.credentials.get(credentialId);
-        if (c.status !== 'pending')
-          return settle({ status: c.status, reason: c.statusReason ?? undefined }, 'poll');
+        const done = opts.credentialId ? c.updatedAt !== updatedBefore : c.status !== 'pending';
+        if (done) return settle({ status: c.status, reason: c.statusReason ?? undefined }, 'poll');
       } catch {}
       // A closed popup may still have finished a moment ago; give the service two more polls.
       if (closed && ++closedPolls > 2)
@@ -181,6 +243,7 @@ async function redirectFlow(
     name: opts.name,
     popup: false,
     redirectUri: returnUrl,
+    ...(opts.credentialId ? { credentialId: opts.credentialId } : {}),
   });
   const pending: PendingOAuth = {
     credentialId,

@@ -1,9 +1,12 @@
 import type {
+  AccountSettings,
   CreateIntegrationBody,
   CreateMcpServerBody,
   CreateMcpServerResponse,
   CreateUserBody,
   CreateUserResponse,
+  CreateWebhookEndpointBody,
+  CreateWebhookEndpointResponse,
   CreateWorkflowBody,
   Jwks,
   McpServer,
@@ -11,10 +14,13 @@ import type {
   OAuthApp,
   OAuthAppBody,
   RunResponse,
+  UpdateAccountSettingsBody,
   UpdateUserBody,
   UpdateWorkflowBody,
   User,
   UserToken,
+  WebhookDelivery,
+  WebhookEndpoint,
   WorkflowDefinition,
   WorkflowVersionResponse,
 } from '@inlay/contract';
@@ -91,6 +97,28 @@ function serverRoutes(r: Request) {
       create: (body: CreateMcpServerBody) => r<CreateMcpServerResponse>('POST', '/mcp-servers', { body }),
       /** `DELETE /mcp-servers/{serverId}` */
       delete: (serverId: string) => r<MessageResponse>('DELETE', `/mcp-servers/${seg(serverId)}`),
+    },
+    webhookEndpoints: {
+      /** `GET /webhook-endpoints` (never the secrets) */
+      list: (o?: CallOptions) => unwrap(r<Data<WebhookEndpoint[]>>('GET', '/webhook-endpoints', o)),
+      /** `POST /webhook-endpoints` → `{webhookEndpointId, secret}`; the `whsec_…` secret is shown once. */
+      create: (body: CreateWebhookEndpointBody) =>
+        r<CreateWebhookEndpointResponse>('POST', '/webhook-endpoints', { body }),
+      /** `DELETE /webhook-endpoints/{webhookEndpointId}` */
+      delete: (webhookEndpointId: string) =>
+        r<MessageResponse>('DELETE', `/webhook-endpoints/${seg(webhookEndpointId)}`),
+      /** `GET /webhook-endpoints/{webhookEndpointId}/deliveries`: the latest 100, newest first. */
+      deliveries: (webhookEndpointId: string, o?: CallOptions) =>
+        unwrap(
+          r<Data<WebhookDelivery[]>>('GET', `/webhook-endpoints/${seg(webhookEndpointId)}/deliveries`, o),
+        ),
+    },
+    settings: {
+      /** `GET /settings`: the account's settings (`allowedOrigins`). */
+      get: (o?: CallOptions) => unwrap(r<Data<AccountSettings>>('GET', '/settings', o)),
+      /** `PUT /settings`: replaces them; origins OAuth may redirect or post its result to. */
+      put: (body: UpdateAccountSettingsBody) =>
+        unwrap(r<Data<AccountSettings>>('PUT', '/settings', { body })),
     },
     meta: {
       /** `GET /.well-known/jwks.json` */

@@ -4,6 +4,12 @@ import type { TokenManager } from './token.ts';
 
 export const API_VERSION = '2025-09';
 
+/**
+ * Sent on every call. @inlay/express refuses writes without it: a custom header makes the browser ask
+ * (CORS preflight) before another origin's page can send it, which a form or a simple fetch cannot.
+ */
+export const CLIENT_HEADER = 'x-inlay-client';
+
 export type QueryValue = string | number | boolean | null | undefined;
 
 export interface CallOptions {
@@ -57,6 +63,7 @@ export function createTransport(opts: TransportOptions, auth?: Auth): Request {
       const headers: Record<string, string> = {
         accept: 'application/json, application/problem+json',
         'x-api-version': opts.apiVersion ?? API_VERSION,
+        [CLIENT_HEADER]: '1',
         ...opts.headers,
       };
       if (init.body !== undefined) headers['content-type'] = 'application/json';

@@ -6,17 +6,20 @@ import type {
   CreateInstallationBody,
   CreateOAuthCredentialBody,
   Credential,
+  ExecutionStatus,
   Installation,
   Integration,
   LogEntry,
   MessageResponse,
   OAuthStartResponse,
   OptionItem,
+  ReplaceCredentialBody,
   RerunResponse,
   RunEventBody,
   RunResponse,
   RunWorkflowBody,
   ToggleWorkflowBody,
+  UpdateCredentialBody,
   UpdateInstallationBody,
   User,
   Workflow,
@@ -35,6 +38,8 @@ export interface LogsParams extends UserScope {
   limit?: number;
   /** By `startedAt`; `desc` by default. */
   order?: 'asc' | 'desc';
+  /** Only runs in these states (sent as `status=a,b`); every run by default. */
+  status?: ExecutionStatus | readonly ExecutionStatus[];
 }
 
 type Data<T> = { data: T };
@@ -63,6 +68,14 @@ export function userRoutes(r: Request) {
       /** `GET /workflows/{workflowId}/logs` */
       logs: (workflowId: string, q: LogsParams = {}, o?: CallOptions) =>
         unwrap(r<Data<LogEntry[]>>('GET', `/workflows/${seg(workflowId)}/logs`, { ...o, query: q })),
+      /** `GET /workflows/{workflowId}/logs/{executionId}`: one run. */
+      log: (workflowId: string, executionId: string, q: UserScope = {}, o?: CallOptions) =>
+        unwrap(
+          r<Data<LogEntry>>('GET', `/workflows/${seg(workflowId)}/logs/${seg(executionId)}`, {
+            ...o,
+            query: q,
+          }),
+        ),
       /** `PUT /workflows/activate` */
       activate: (body: ToggleWorkflowBody) => r<MessageResponse>('PUT', '/workflows/activate', { body }),
       /** `PUT /workflows/deactivate` */
@@ -130,9 +143,23 @@ export function userRoutes(r: Request) {
       /** `POST /credentials/oauth` → `{credentialId, authorizeUrl}` */
       startOAuth: (body: CreateOAuthCredentialBody) =>
         r<OAuthStartResponse>('POST', '/credentials/oauth', { body }),
-      /** `DELETE /credentials/{credentialId}` */
-      delete: (credentialId: string, q: UserScope = {}) =>
-        r<MessageResponse>('DELETE', `/credentials/${seg(credentialId)}`, { query: q }),
+      /** `POST /credentials/{credentialId}/test`: re-tests now, records `status` and `accountLabel`. */
+      test: (credentialId: string, q: UserScope = {}) =>
+        unwrap(r<Data<Credential>>('POST', `/credentials/${seg(credentialId)}/test`, { query: q })),
+      /** `PUT /credentials/{credentialId}`: new API-key or basic secrets, in place, once they pass the test. */
+      replace: (credentialId: string, body: ReplaceCredentialBody) =>
+        unwrap(r<Data<Credential>>('PUT', `/credentials/${seg(credentialId)}`, { body })),
+      /** `PATCH /credentials/{credentialId}` `{label}`: renames. */
+      rename: (credentialId: string, body: UpdateCredentialBody) =>
+        unwrap(r<Data<Credential>>('PATCH', `/credentials/${seg(credentialId)}`, { body })),
+      /**
+       * `DELETE /credentials/{credentialId}`: a 409 names the installations using it unless `detach: true`
+       * removes it from them.
+       */
+      delete: (credentialId: string, q: UserScope & { detach?: boolean } = {}) =>
+        r<MessageResponse>('DELETE', `/credentials/${seg(credentialId)}`, {
+          query: { ...q, ...(q.detach !== undefined ? { detach: String(q.detach) } : {}) },
+        }),
     },
   };
 }

@@ -8,10 +8,14 @@ const AUTHORIZE = `http://provider.test/authorize?client_id=c&redirect_uri=${enc
 
 class FakePopup {
   closed = false;
+  focused = 0;
   location = { href: 'about:blank' };
   document = { title: '' };
   close() {
     this.closed = true;
+  }
+  focus() {
+    this.focused++;
   }
 }
 
@@ -86,6 +90,26 @@ describe('connectOAuth (popup)', () => {
     w.post({ type: 'inlay:oauth', credentialId: ID, status: 'connected' }, SERVICE);
     await expect(done).resolves.toEqual({ credentialId: ID, status: 'connected', via: 'message' });
     expect(w.popup!.closed).toBe(true);
+  });
+
+  it('listens for the origin of Inlay’s start link, even when calls go through a host proxy', async () => {
+    const w = new FakeWindow();
+    const c = fakeClient();
+    const start = 'https://inlay.example.com/oauth/start?flow=abc';
+    c.credentials.startOAuth.mockImplementation(async () => ({ credentialId: ID, authorizeUrl: start }));
+    const done = connectOAuth(
+      { ...c, baseUrl: '/api/inlay' },
+      { connector: 'slack', window: w as unknown as Window, pollIntervalMs: 10_000 },
+    );
+    await flush();
+    expect(w.popup!.location.href).toBe(start);
+    let settled = false;
+    done.then(() => (settled = true));
+    w.post({ type: 'inlay:oauth', credentialId: ID, status: 'connected' }, 'http://host.test');
+    await flush();
+    expect(settled).toBe(false);
+    w.post({ type: 'inlay:oauth', credentialId: ID, status: 'connected' }, 'https://inlay.example.com');
+    await expect(done).resolves.toEqual({ credentialId: ID, status: 'connected', via: 'message' });
   });
 
   it('ignores messages from other origins, other credentials and other shapes', async () => {
@@ -165,6 +189,34 @@ describe('connectOAuth (popup)', () => {
     expect(w.popup!.closed).toBe(true);
   });
 
+  it('reopens the sign-in window: focused while open, opened again on the provider once closed', async () => {
+    const w = new FakeWindow();
+    const c = fakeClient();
+    let popup: { reopen(): void } | undefined;
+    const done = connectOAuth(c, {
+      connector: 'slack',
+      window: w as unknown as Window,
+      pollIntervalMs: 5,
+      onPopup: (p) => (popup = p),
+    });
+    expect(popup).toBeUndefined(); // not before the authorize URL is known
+    c.release();
+    await flush();
+    const first = w.popup!;
+    popup!.reopen();
+    expect(first.focused).toBe(1);
+    expect(w.opened).toEqual(['about:blank']);
+    // The user closes it; reopening opens the provider's page again, and the flow carries on with it.
+    first.closed = true;
+    w.popup = new FakePopup();
+    popup!.reopen();
+    expect(w.opened).toEqual(['about:blank', AUTHORIZE]);
+    await new Promise((r) => setTimeout(r, 40));
+    w.post({ type: 'inlay:oauth', credentialId: ID, status: 'connected' }, SERVICE);
+    await expect(done).resolves.toMatchObject({ status: 'connected', via: 'message' });
+    expect(w.popup.closed).toBe(true);
+  });
+
   it('can be aborted', async () => {
     const w = new FakeWindow();
     const c = fakeClient();
@@ -201,5 +253,32 @@ describe('connectOAuth (blocked popup)', () => {
     const pending = takePendingOAuth(w as unknown as Window);
     expect(pending).toMatchObject({ credentialId: ID, connector: 'slack', state: { step: 1 } });
     expect(takePendingOAuth(w as unknown as Window)).toBeUndefined();
+  });
+
+  it('asks onPopupBlocked first: nothing starts until it answers, and false gives up', async () => {
+    const w = new FakeWindow();
+    w.popup = null;
+    const c = fakeClient();
+    c.release();
+    let answer!: (go: boolean) => void;
+    const done = connectOAuth(c, {
+      connector: 'slack',
+      window: w as unknown as Window,
+      onPopupBlocked: () => new Promise<boolean>((r) => (answer = r)),
+    });
+    await flush();
+    expect(c.calls).toEqual([]);
+    expect(w.assigned).toEqual([]);
+    answer(false);
+    await expect(done).rejects.toMatchObject({ code: 'popup_blocked' });
+    expect(c.calls).toEqual([]);
+
+    const again = connectOAuth(c, {
+      connector: 'slack',
+      window: w as unknown as Window,
+      onPopupBlocked: () => true,
+    });
+    await expect(again).resolves.toMatchObject({ status: 'pending', via: 'redirect' });
+    expect(w.assigned).toEqual([AUTHORIZE]);
   });
 });

@@ -111,6 +111,15 @@ describe('createServerClient against the real service', () => {
     expect(app).toMatchObject({ connector: 'slack', clientId: 'cid' });
     expect(JSON.stringify(app)).not.toContain('secret"');
   });
+
+  it('reads and replaces the account settings', async () => {
+    expect(await api.settings.put({ allowedOrigins: ['https://App.Example.com'] })).toEqual({
+      allowedOrigins: ['https://app.example.com'],
+    });
+    expect(await api.settings.get()).toEqual({ allowedOrigins: ['https://app.example.com'] });
+    const err = await api.settings.put({ allowedOrigins: ['javascript:x'] }).catch((e: unknown) => e);
+    expect((err as InlayError).errors[0]?.field).toBe('body.allowedOrigins[0]');
+  });
 });
 
 describe('errors', () => {

@@ -31,12 +31,13 @@ const forged = () =>
 
 /** Passes every request through to the real service, recording the status and the bearer token used. */
 function observed() {
-  const calls: { status: number; auth: string | null; path: string }[] = [];
+  const calls: { status: number; auth: string | null; client: string | null; path: string }[] = [];
   const f: typeof fetch = async (url, init) => {
     const res = await fetch(url, init);
     calls.push({
       status: res.status,
       auth: new Headers(init?.headers).get('authorization'),
+      client: new Headers(init?.headers).get('x-inlay-client'),
       path: new URL(String(url)).pathname,
     });
     return res;
@@ -77,6 +78,8 @@ describe('createUserClient against the real service', () => {
     await client.workflows.list();
     expect(minted).toBe(2);
     expect(o.calls.map((c) => c.status)).toEqual([200, 200, 200]);
+    // The header @inlay/express requires on writes (it forces a CORS preflight): on every call.
+    expect(o.calls.map((c) => c.client)).toEqual(['1', '1', '1']);
   });
 
   it('refreshes once after a 401 and retries, invisibly to the caller', async () => {

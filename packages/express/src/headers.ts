@@ -22,8 +22,12 @@ const HOST_PRIVATE = new Set([
   'x-inlay-user-token',
 ]);
 
-/** Never passed back: the host's cookies are its own. */
-const UPSTREAM_PRIVATE = new Set(['set-cookie']);
+/**
+ * Never passed back: the host's cookies are its own, and the service's CORS answer (`*`) would speak for the
+ * host's origin, which sets its own policy.
+ */
+const UPSTREAM_PRIVATE = new Set(['set-cookie', 'set-cookie2']);
+const isUpstreamPrivate = (name: string) => UPSTREAM_PRIVATE.has(name) || name.startsWith('access-control-');
 
 /** Header names the `Connection` header lists: hop-by-hop too. Usually none beyond the standard ones. */
 function namedHops(connection: string | string[] | null | undefined): Set<string> | undefined {
@@ -53,7 +57,7 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders): HeaderMap
 }
 
 /**
- * The upstream answer's headers to pass back: hop-by-hop ones and `Set-Cookie` dropped, and the length, as
+ * The upstream answer's headers to pass back: hop-by-hop ones, `Set-Cookie` and `Access-Control-*` dropped, and the length, as
  * the body is streamed on in chunks. `decoded` says the transport has already decoded the body (fetch), so
  * its encoding no longer describes it.
  */
@@ -61,14 +65,21 @@ export function downstreamResponseHeaders(
   upstream: Iterable<[string, string | string[] | undefined]>,
   connection: string | string[] | null | undefined,
   decoded: boolean,
+  /** `Set-Cookie` lines to pass back after all (the OAuth start link's own cookie); none by default. */
+  keepCookie?: (line: string) => boolean,
 ): [string, string | string[]][] {
   const named = namedHops(connection);
   const out: [string, string | string[]][] = [];
+  const cookies: string[] = [];
   for (const [name, value] of upstream) {
-    if (value === undefined || HOP_BY_HOP.has(name) || UPSTREAM_PRIVATE.has(name) || named?.has(name))
+    if (name === 'set-cookie' && keepCookie && value !== undefined) {
+      cookies.push(...(Array.isArray(value) ? value : [value]).filter(keepCookie));
       continue;
+    }
+    if (value === undefined || HOP_BY_HOP.has(name) || isUpstreamPrivate(name) || named?.has(name)) continue;
     if (name === 'content-length' || (decoded && name === 'content-encoding')) continue;
     out.push([name, value]);
   }
+  if (cookies.length) out.push(['set-cookie', cookies]);
   return out;
 }

@@ -1,8 +1,12 @@
-import { Readable } from 'node:stream';
-import { createServerClient, type InlayError, isInlayError, jwtExpiry } from '@inlay/client';
+import { createServerClient, type InlayError, isInlayError, jwtExpiry } from '@inlay/client/server';
+import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '@inlay/contract';
 import express, { type Request, type Response, type Router } from 'express';
+import { type AllowedOrigins, csrfGuard, hasBody } from './csrf.ts';
 import { upstreamRequestHeaders } from './headers.ts';
+import { iconHandler } from './icons.ts';
+import { oauthRelay } from './oauth-relay.ts';
 import { sendProblem } from './problem.ts';
+import { relay } from './relay.ts';
 import { type CachedToken, TokenCache } from './token-cache.ts';
 import { fetchUpstream, nodeUpstream } from './upstream.ts';
 
@@ -18,6 +22,12 @@ export interface InlayMiddlewareOptions {
     username: (req: Request) => string;
     fullName?: (req: Request) => string | undefined;
   };
+  /**
+   * Origins besides the host's own that may write (POST, PUT, PATCH, DELETE) through the proxy, e.g.
+   * `['https://app.example.com']` when the page and this backend live on different origins; or a predicate.
+   * The host's own origin (the `Host` the browser addressed) is always allowed.
+   */
+  allowedOrigins?: AllowedOrigins;
   /** Upper bound of one upstream call, in ms (default 30 000). */
   timeoutMs?: number;
   /** Largest JSON request body that is rewritten, in bytes (default 1 MB, the service's own limit). */
@@ -35,13 +45,17 @@ function subOf(token: string): string {
   return (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub: string }).sub;
 }
 
-/** Express router: `GET /token` for the signed-in user, and every other path proxied to Inlay as that user. */
+/**
+ * Express router: `GET /token` for the signed-in user, connector icons for anyone (they are public), and
+ * every other path proxied to Inlay as that user.
+ */
 export function inlay(opts: InlayMiddlewareOptions): Router {
   const base = opts.serviceUrl.replace(/\/+$/, '');
   const doFetch = opts.fetch ?? globalThis.fetch;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const cache = new TokenCache(opts.now);
+  const csrf = csrfGuard(opts.allowedOrigins);
   // Proxied calls go over node:http with kept-alive connections; an injected fetch replaces it (tests).
   const upstream = opts.fetch ? fetchUpstream(opts.fetch, base, timeoutMs) : nodeUpstream(base, timeoutMs);
   // Token and user calls go through the typed server client; each is bounded like the proxied calls.
@@ -110,17 +124,24 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
     else sendProblem(res, 502, 'upstream_error', 'Bad Gateway', 'Inlay could not be reached');
   }
 
-  /** The request body to forward: JSON is rewritten so it can only name the session's user; anything else streams. */
-  async function bodyFor(req: Request, userId: string): Promise<string | Readable | undefined | 'too-large'> {
+  /**
+   * The JSON body to forward, rewritten so it can only name the session's user. The CSRF guard has already
+   * refused any other type, so a body a host parser turned into an object was JSON on the wire.
+   */
+  async function bodyFor(
+    req: Request,
+    userId: string,
+  ): Promise<string | undefined | 'too-large' | 'too-deep'> {
     if (!BODY_METHODS.has(req.method)) return undefined;
     // A host body parser ran first: the stream is spent and `req.body` holds the parsed value.
-    const parsedByHost = req.body !== undefined || req.readableEnded;
-    const json = req.is('application/json');
-    if (parsedByHost) return req.body === undefined ? undefined : JSON.stringify(withUser(req.body, userId));
-    const hasBody =
-      req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) return undefined;
-    if (!json) return req;
+    if (req.body !== undefined || req.readableEnded) {
+      if (req.body === undefined) return undefined;
+      const raw = typeof req.body === 'string' || Buffer.isBuffer(req.body) ? String(req.body) : undefined;
+      if (raw === undefined)
+        return valueTooDeep(req.body) ? 'too-deep' : JSON.stringify(withUser(req.body, userId));
+      return jsonTextTooDeep(raw) ? 'too-deep' : rewritten(raw, userId);
+    }
+    if (!hasBody(req)) return undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
@@ -128,15 +149,16 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
       if (size > maxBody) return 'too-large';
       chunks.push(chunk as Buffer);
     }
-    const text = Buffer.concat(chunks).toString('utf8');
-    try {
-      return JSON.stringify(withUser(JSON.parse(text), userId));
-    } catch {
-      return text; // Invalid JSON: the service answers it with a 400 that names the problem.
-    }
+    const raw = Buffer.concat(chunks);
+    // Nested deeper than the service accepts: refused here, before JSON.parse and stringify walk it.
+    return jsonTextTooDeep(raw) ? 'too-deep' : rewritten(raw.toString('utf8'), userId);
   }
 
   const router = express.Router();
+
+  router.get('/connectors/:connector/icon.svg', iconHandler(upstream, fail));
+  // Public like the icons: the provider sends the browser back without the host's API session mattering.
+  router.get(['/oauth/start', '/oauth/callback'], oauthRelay(upstream, fail));
 
   router.get('/token', async (req, res) => {
     try {
@@ -152,6 +174,12 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
 
   router.use(async (req, res) => {
     try {
+      // Before the session: a forged write never mints a token nor reaches the service.
+      const refused = csrf(req);
+      if (refused) {
+        sendProblem(res, refused.status, refused.code, refused.title, refused.detail, refused.errors);
+        return;
+      }
       const s = await session(req, res);
       if (!s) return;
       const path = withQueryUser(req.url, s.token.userId);
@@ -163,6 +191,23 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
           'payload_too_large',
           'Payload Too Large',
           `The request body exceeds ${maxBody} bytes`,
+        );
+        return;
+      }
+      if (body === 'too-deep') {
+        sendProblem(
+          res,
+          400,
+          'invalid_request',
+          'Bad Request',
+          `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels`,
+          [
+            {
+              field: 'body',
+              rule: 'max_depth',
+              message: `must not nest deeper than ${MAX_JSON_DEPTH} levels`,
+            },
+          ],
         );
         return;
       }
@@ -179,29 +224,13 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
         });
       let answer = await send(s.token.token);
       // A token the service no longer accepts (user re-created, keys rotated): mint once more and retry.
-      if (answer.status === 401 && !(body instanceof Readable)) {
+      if (answer.status === 401) {
         answer.discard();
         cache.forget(s.hostUser);
         const fresh = await cache.get(s.hostUser, () => mint(s.hostUser, req));
         answer = await send(fresh.token);
       }
-      res.status(answer.status);
-      for (const [name, value] of answer.headers) res.setHeader(name, value);
-      if (!answer.body) {
-        res.end();
-        return;
-      }
-      // Either side failing ends both: a client gone stops the upstream read, a broken upstream the answer.
-      // (Plain pipe and listeners: stream.pipeline costs an AbortController and a DOMException per call.)
-      const upstreamBody = answer.body;
-      upstreamBody.on('error', () => res.destroy());
-      upstreamBody.on('close', () => {
-        if (!upstreamBody.readableEnded) res.destroy();
-      });
-      res.on('close', () => {
-        if (!res.writableFinished) upstreamBody.destroy();
-      });
-      upstreamBody.pipe(res);
+      relay(answer, res);
     } catch (err) {
       fail(res, err);
     }
@@ -219,6 +248,15 @@ function withQueryUser(url: string, userId: string): string {
   if (!params.has('userId')) return url;
   params.set('userId', userId);
   return `${url.slice(0, q)}?${params}`;
+}
+
+/** JSON text with its `userId`s naming the session's user; invalid JSON goes on as is (the service names the problem). */
+function rewritten(text: string, userId: string): string {
+  try {
+    return JSON.stringify(withUser(JSON.parse(text), userId));
+  } catch {
+    return text;
+  }
 }
 
 /** Any `userId` in a JSON body becomes the session's user, at the top level and in arrays of objects. */

@@ -7,6 +7,7 @@ export function sendProblem(
   code: string,
   title: string,
   detail: string,
+  errors?: { field: string; rule: string; message: string }[],
 ): void {
   res
     .status(status)
@@ -19,6 +20,7 @@ export function sendProblem(
         detail,
         message: detail,
         code,
+        ...(errors?.length ? { errors } : {}),
       }),
     );
 }

@@ -11,6 +11,8 @@ export interface UpstreamRequest {
   headers: HeaderMap;
   /** A rewritten JSON body, the host request itself (streamed as is), or nothing. */
   body?: string | Readable;
+  /** `Set-Cookie` lines of the answer to pass back (every other one is dropped). */
+  keepCookie?: (line: string) => boolean;
 }
 
 export interface UpstreamResponse {
@@ -65,7 +67,12 @@ export function nodeUpstream(serviceUrl: string, timeoutMs: number): Upstream {
         res.on('close', () => clearTimeout(timer));
         resolve({
           status: res.statusCode ?? 502,
-          headers: downstreamResponseHeaders(Object.entries(res.headers), res.headers.connection, false),
+          headers: downstreamResponseHeaders(
+            Object.entries(res.headers),
+            res.headers.connection,
+            false,
+            r.keepCookie,
+          ),
           body: res,
           discard: () => void res.resume(),
         });
@@ -97,7 +104,12 @@ export function fetchUpstream(doFetch: typeof fetch, serviceUrl: string, timeout
     } as RequestInit);
     return {
       status: res.status,
-      headers: downstreamResponseHeaders(res.headers.entries(), res.headers.get('connection'), true),
+      headers: downstreamResponseHeaders(
+        res.headers.entries(),
+        res.headers.get('connection'),
+        true,
+        r.keepCookie,
+      ),
       body: res.body ? Readable.fromWeb(res.body as WebReadableStream) : null,
       discard: () => void res.body?.cancel().catch(() => {}),
     };

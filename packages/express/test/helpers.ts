@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { type InlayMiddlewareOptions, inlay } from '../src/index.ts';
 
 export async function listen(server: Server): Promise<string> {
@@ -10,10 +10,17 @@ export async function listen(server: Server): Promise<string> {
 
 /** A host app whose "session" is the `x-host-user` header, with Inlay mounted at /api/inlay. */
 export async function startHost(
-  opts: Omit<InlayMiddlewareOptions, 'userId'> & { parseJsonFirst?: boolean },
+  opts: Omit<InlayMiddlewareOptions, 'userId'> & {
+    parseJsonFirst?: boolean;
+    /** The host's own middleware ahead of Inlay's (body parsers, sessions). */
+    before?: RequestHandler[];
+    trustProxy?: boolean;
+  },
 ): Promise<{ url: string; close: () => Promise<void>; app: Express }> {
   const app = express();
+  if (opts.trustProxy) app.set('trust proxy', true);
   if (opts.parseJsonFirst) app.use(express.json());
+  for (const m of opts.before ?? []) app.use(m);
   app.use('/api/inlay', inlay({ ...opts, userId: (req) => req.get('x-host-user') ?? null }));
   const server = createServer(app);
   const url = await listen(server);
@@ -32,7 +39,7 @@ const fakeJwt = (sub: string) =>
   `${Buffer.from('{"alg":"EdDSA"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub })).toString('base64url')}.sig`;
 
 /** A stand-in upstream that mints fake tokens, records requests, and can hang. */
-export async function startFakeUpstream() {
+export async function startFakeUpstream(extraHeaders: Record<string, string> = {}) {
   const seen: { method: string; url: string; headers: IncomingHttpHeaders; body: string }[] = [];
   const server = createServer(async (req, res) => {
     let body = '';
@@ -54,6 +61,7 @@ export async function startFakeUpstream() {
       connection: 'keep-alive, x-upstream-hop',
       'x-upstream-hop': 'drop-me',
       'x-kept': 'yes',
+      ...extraHeaders,
     });
     res.end(JSON.stringify({ ok: true }));
   });

@@ -20,7 +20,8 @@ let clock = Date.now();
 const replies: string[] = [];
 
 async function as(user: string | null, path: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
+  // What @inlay/client sends: the header that proves a same-origin script, not a form, made the call.
+  const headers = new Headers({ 'x-inlay-client': '1', ...(init.headers as Record<string, string>) });
   if (user) headers.set('x-host-user', user);
   const res = await fetch(`${host.url}/api/inlay${path}`, { ...init, headers });
   const text = await res.text();
@@ -119,7 +120,7 @@ describe('proxy', () => {
     try {
       const res = await fetch(`${parsed.url}/api/inlay/workflows/deactivate`, {
         method: 'PUT',
-        headers: { 'x-host-user': 'alice', 'content-type': 'application/json' },
+        headers: { 'x-host-user': 'alice', 'x-inlay-client': '1', 'content-type': 'application/json' },
         body: JSON.stringify({ userId: bob, workflowId: s.workflowId }),
       });
       const text = await res.text();
@@ -127,6 +128,33 @@ describe('proxy', () => {
       expect(res.status, text).toBe(404);
       const [row] = await svc.db.select().from(userWorkflows).where(eq(userWorkflows.userId, bob));
       expect(row?.active).toBe(true);
+    } finally {
+      await parsed.close();
+    }
+  });
+
+  it('refuses a body nested deeper than 64 levels with a 400 problem, raw or parsed by the host', async () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const body = (inner: string) => `{"workflowId": "${s.workflowId}", "userId": "x", "data": ${inner}}`;
+    const r = await as('alice', '/run/workflow', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body(deep(5_000)),
+    });
+    expect(r.status).toBe(400);
+    expect(r.headers.get('content-type')).toContain('application/problem+json');
+    expect(r.body.errors).toEqual([expect.objectContaining({ field: 'body', rule: 'max_depth' })]);
+    const parsed = await startHost({ serviceUrl: svc.url, apiKey: s.apiKey, parseJsonFirst: true });
+    try {
+      const res = await fetch(`${parsed.url}/api/inlay/run/workflow`, {
+        method: 'POST',
+        headers: { 'x-host-user': 'alice', 'x-inlay-client': '1', 'content-type': 'application/json' },
+        body: body(deep(500)),
+      });
+      const problem = (await res.json()) as { errors: unknown[] };
+      replies.push(JSON.stringify(problem));
+      expect(res.status).toBe(400);
+      expect(problem.errors).toEqual([expect.objectContaining({ field: 'body', rule: 'max_depth' })]);
     } finally {
       await parsed.close();
     }

@@ -55,6 +55,15 @@ const LOCALES: Record<string, () => Promise<{ default: Messages }>> = {
   ja: () => import('./i18n/locales/ja.ts'),
 };
 
+/**
+ * One quick retry (300 ms later) when the service could not be reached or failed (status 0, 5xx, 429), none
+ * for an answer that will not change (4xx): a broken service shows its error in well under 2 s.
+ */
+const retryOnce = (failures: number, err: unknown) => {
+  const status = (err as { status?: unknown } | null)?.status;
+  return failures < 1 && (typeof status !== 'number' || status === 0 || status === 429 || status >= 500);
+};
+
 /** Supplies the client, the query client, translations, theme and events to every Inlay component and hook. */
 export function InlayProvider(props: InlayProviderProps) {
   const { baseUrl, tokenUrl, locale = 'en', colorScheme = 'system' } = props;
@@ -77,7 +86,9 @@ export function InlayProvider(props: InlayProviderProps) {
   const [ownQueryClient] = useState(
     () =>
       new QueryClient({
-        defaultOptions: { queries: { retry: 1, staleTime: 15_000, refetchOnWindowFocus: false } },
+        defaultOptions: {
+          queries: { retry: retryOnce, retryDelay: 300, staleTime: 15_000, refetchOnWindowFocus: false },
+        },
       }),
   );
   const queryClient = props.queryClient ?? ownQueryClient;

@@ -27,7 +27,9 @@ export interface Seed {
     | 'oauth'
     | 'oauth-dark'
     | 'redirect'
-    | 'redirect-dark',
+    | 'redirect-dark'
+    | 'live'
+    | 'live-event',
     string
   >;
   executions: string[];

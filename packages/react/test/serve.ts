@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   providerConnectors,
+  providerEgress,
   startProvider as startOAuthProvider,
 } from '../../service/test/helpers/providers.ts';
 import {
@@ -19,7 +20,9 @@ const discord = await startDiscord();
 // A real OAuth 2.0 provider (`acme`, PKCE) next to the built-in catalog, for the popup and redirect flows.
 const acme = await startOAuthProvider();
 const svc = await startService({
-  env: { INLAY_CONNECTOR_DISCORD_BASE_URL: discord.url },
+  // The operator's base-URL override opens Discord's address; acme's definitions name it, so it is opened
+  // the way an operator would open an internal provider.
+  env: { INLAY_CONNECTOR_DISCORD_BASE_URL: discord.url, ...providerEgress(acme) },
   connectors: providerConnectors(acme.url),
 });
 const s = await seedWidget(svc);
@@ -56,11 +59,15 @@ for (const name of [
   'oauth-dark',
   'redirect',
   'redirect-dark',
+  'live',
+  'live-event',
 ])
   users[name] = await createUser(svc, s.apiKey, name);
 await installDirect(svc.db, { ...s, userId: users.market! }, { active: false });
 await installDirect(svc.db, { ...s, userId: users.logs! });
 await installDirect(svc.db, { ...s, userId: users.browser! });
+await installDirect(svc.db, { ...s, userId: users.live! });
+await installDirect(svc.db, { ...s, userId: users['live-event']! });
 const executions = await insertExecutions(svc.db, { ...s, userId: users.logs! }, 12);
 await insertExecutions(svc.db, { ...s, userId: users.browser! }, 3);
 

@@ -1,9 +1,9 @@
 import { type Connector, OAuthError } from '@inlay/client';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useConnect } from '../hooks/useConnect.ts';
 import { useCredentials } from '../hooks/useCredentials.ts';
 import { useInlay } from '../hooks/useInlay.ts';
-import { ErrorState, errorText, Icon } from './States.tsx';
+import { ErrorState, Icon, useErrorText } from './States.tsx';
 
 export interface ConnectorPickerProps {
   connector: Connector;
@@ -22,14 +22,26 @@ const NEW = '__new__';
  */
 export function ConnectorPicker({ connector, value, onChange, resumeState, error }: ConnectorPickerProps) {
   const { t } = useInlay();
+  const errorText = useErrorText();
   const id = useId();
   const creds = useCredentials(connector.id);
   const connect = useConnect();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const usable = (creds.data ?? []).filter((c) => c.status === 'connected');
+  // Accounts the provider refuses: shown with their status and a Reconnect action, never picked.
+  const broken = (creds.data ?? []).filter((c) => c.status === 'needs_reconnect');
   const [choice, setChoice] = useState<string | undefined>(value);
   const picked = choice ?? value ?? (usable.length ? undefined : NEW);
+  // A second install preselects the user's connected account (the most recent one).
+  const preselect =
+    !choice && !value && usable.length > 0 ? usable[usable.length - 1]!.credentialId : undefined;
+  useEffect(() => {
+    if (preselect) {
+      setChoice(preselect);
+      onChange(preselect);
+    }
+  }, [preselect, onChange]);
   const busy = connect.pending === connector.id;
 
   const select = (v: string) => {
@@ -43,9 +55,9 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
   };
 
   // Synchronous up to `connect.oauth()`: the popup opens inside this click.
-  const startOAuth = () => {
+  const startOAuth = (credentialId?: string) => {
     setFormError(null);
-    connect.oauth(connector.id, { state: resumeState() }).then(
+    connect.oauth(connector.id, { state: resumeState(), ...(credentialId ? { credentialId } : {}) }).then(
       (r) => {
         if (r.status === 'connected') connected(r.credentialId);
         else if (r.via !== 'redirect') setFormError(t('connectFailed', { reason: r.reason ?? r.status }));
@@ -86,6 +98,7 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
                 onChange={() => select(c.credentialId)}
               />
               {c.name}
+              {c.accountLabel && <span className="inlay-muted"> · {c.accountLabel}</span>}
             </label>
           ))}
           <label className="inlay-option">
@@ -100,13 +113,33 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
           </label>
         </div>
       )}
+      {broken.map((c) => (
+        <div key={c.credentialId} className="inlay-option">
+          <span>
+            {c.name}
+            {c.accountLabel && <span className="inlay-muted"> · {c.accountLabel}</span>}
+            {' — '}
+            <span className="inlay-field-error">{t('needsReconnect')}</span>
+          </span>{' '}
+          {connector.authType === 'oauth2' && (
+            <button
+              type="button"
+              className="inlay-button"
+              disabled={busy}
+              onClick={() => startOAuth(c.credentialId)}
+            >
+              {t('reconnectApp', { app: connector.name })}
+            </button>
+          )}
+        </div>
+      ))}
       {picked === NEW &&
         (connector.authType === 'oauth2' ? (
           <button
             type="button"
             className="inlay-button inlay-button-primary"
             disabled={busy}
-            onClick={startOAuth}
+            onClick={() => startOAuth()}
           >
             {busy ? t('connecting') : t('connectWith', { app: connector.name })}
           </button>

@@ -7,7 +7,7 @@ import { useWorkflowLogs } from '../hooks/useWorkflowLogs.ts';
 import { type ClassNames, cx, useControllableState } from '../utils.ts';
 import { JsonViewer } from './JsonViewer.tsx';
 import { Root } from './Root.tsx';
-import { ErrorState, errorText, Skeleton } from './States.tsx';
+import { ErrorMessage, ErrorState, Skeleton } from './States.tsx';
 
 export type ExecutionLogsSlot = 'toolbar' | 'table' | 'row' | 'details' | 'pager';
 
@@ -23,6 +23,11 @@ export interface ExecutionLogsProps {
   order?: 'asc' | 'desc';
   defaultOrder?: 'asc' | 'desc';
   onOrderChange?: (order: 'asc' | 'desc') => void;
+  /**
+   * Fetch again on its own (default true): every 2 s while a run on the page is queued or running, and for
+   * 15 s after mount. `refreshInlay()` refreshes it either way.
+   */
+  live?: boolean;
   className?: string;
   classNames?: ClassNames<ExecutionLogsSlot>;
 }
@@ -40,7 +45,7 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
     props.defaultOrder ?? 'desc',
     props.onOrderChange,
   );
-  const logs = useWorkflowLogs(workflowId, { page, limit, order });
+  const logs = useWorkflowLogs(workflowId, { page, limit, order }, { live: props.live ?? true });
   const rerun = useRerun();
   const [expanded, setExpanded] = useState<string | null>(null);
   const id = useId();
@@ -79,11 +84,7 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
       <p className="inlay-sr-only" role="status">
         {rerun.isSuccess ? t('rerunStarted') : ''}
       </p>
-      {rerun.isError && (
-        <p className="inlay-field-error" role="alert">
-          {errorText(rerun.error)}
-        </p>
-      )}
+      {rerun.isError && <ErrorMessage error={rerun.error} />}
       {logs.isPending ? (
         <Skeleton rows={3} />
       ) : logs.isError ? (
@@ -107,33 +108,35 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
               return (
                 <Fragment key={l.executionId}>
                   <tr className={cn.row}>
-                    <td>
+                    <td data-label={t('started')}>
                       <time dateTime={l.startedAt} title={format.relative(l.startedAt)}>
                         {format.date(l.startedAt)}
                       </time>
                     </td>
-                    <td>{d === null ? '—' : format.duration(d)}</td>
-                    <td>{status(l.status)}</td>
-                    <td className="inlay-actions">
-                      <button
-                        type="button"
-                        className="inlay-button inlay-button-ghost"
-                        aria-expanded={open}
-                        aria-controls={open ? `${id}-${l.executionId}` : undefined}
-                        aria-label={`${t('details')}: ${format.date(l.startedAt)}`}
-                        onClick={() => setExpanded(open ? null : l.executionId)}
-                      >
-                        {t('details')}
-                      </button>
-                      <button
-                        type="button"
-                        className="inlay-button"
-                        aria-label={`${t('rerun')}: ${format.date(l.startedAt)}`}
-                        disabled={rerun.isPending && rerun.variables?.executionId === l.executionId}
-                        onClick={() => rerun.mutate({ workflowId, executionId: l.executionId })}
-                      >
-                        {t('rerun')}
-                      </button>
+                    <td data-label={t('duration')}>{d === null ? '—' : format.duration(d)}</td>
+                    <td data-label={t('status')}>{status(l.status)}</td>
+                    <td>
+                      <div className="inlay-actions">
+                        <button
+                          type="button"
+                          className="inlay-button inlay-button-ghost"
+                          aria-expanded={open}
+                          aria-controls={open ? `${id}-${l.executionId}` : undefined}
+                          aria-label={`${t('details')}: ${format.date(l.startedAt)}`}
+                          onClick={() => setExpanded(open ? null : l.executionId)}
+                        >
+                          {t('details')}
+                        </button>
+                        <button
+                          type="button"
+                          className="inlay-button"
+                          aria-label={`${t('rerun')}: ${format.date(l.startedAt)}`}
+                          disabled={rerun.isPending && rerun.variables?.executionId === l.executionId}
+                          onClick={() => rerun.mutate({ workflowId, executionId: l.executionId })}
+                        >
+                          {t('rerun')}
+                        </button>
+                      </div>
                     </td>
                   </tr>
                   {open && (

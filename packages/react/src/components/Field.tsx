@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useInlay } from '../hooks/useInlay.ts';
 import { useOptions } from '../hooks/useOptions.ts';
 import { cx } from '../utils.ts';
-import { errorText } from './States.tsx';
+import { useErrorText } from './States.tsx';
 
 export type FieldInput = string | boolean | string[] | undefined;
 
@@ -151,6 +151,7 @@ function Extra({
   failed: unknown;
 }) {
   const { t } = useInlay();
+  const errorText = useErrorText();
   return (
     <>
       {field.description && (

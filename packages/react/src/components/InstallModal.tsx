@@ -13,12 +13,13 @@ import { useCredentials } from '../hooks/useCredentials.ts';
 import { useInlay } from '../hooks/useInlay.ts';
 import { useInstall } from '../hooks/useInstall.ts';
 import { useInstallations } from '../hooks/useInstallations.ts';
+import { useOptions } from '../hooks/useOptions.ts';
 import { useWorkflow } from '../hooks/useWorkflow.ts';
 import { type ClassNames, cx, useControllableState } from '../utils.ts';
 import { ConnectorPicker } from './ConnectorPicker.tsx';
 import { Dialog } from './Dialog.tsx';
 import { Field, type FieldInput } from './Field.tsx';
-import { ErrorState, errorText, Skeleton } from './States.tsx';
+import { describeError, ErrorState, Skeleton, useErrorText } from './States.tsx';
 
 export type InstallModalSlot = 'overlay' | 'dialog' | 'header' | 'body' | 'footer' | 'field';
 
@@ -60,6 +61,7 @@ function fromValue(v: unknown): FieldInput {
 export function InstallModal(props: InstallModalProps) {
   const { workflowId, classNames: cn = {} } = props;
   const { t, emit, resume, clearResume, client } = useInlay();
+  const errorText = useErrorText();
   const [open, setOpen] = useControllableState(props.open, props.defaultOpen ?? false, props.onOpenChange);
   const id = useId();
   const workflow = useWorkflow(open ? workflowId : undefined);
@@ -116,6 +118,8 @@ export function InstallModal(props: InstallModalProps) {
     for (const f of w.config) if (f.default !== undefined) v[f.name] = fromValue(f.default);
     const inst = editing ? installations.data?.find((i) => i.installationId === editing) : undefined;
     if (inst) {
+      // Editing starts where changes are made; the accounts stay one Back away.
+      if (w.config.length) setStep('configure');
       Object.assign(c, inst.credentialIds);
       for (const fd of inst.formData)
         if (fd.workflowId === w.workflowId) for (const f of fd.fields) v[f.name] = fromValue(f.value);
@@ -134,7 +138,7 @@ export function InstallModal(props: InstallModalProps) {
               [`cred:${back.connector}`]: t('connectFailed', { reason: cred.statusReason ?? cred.status }),
             }));
         },
-        (e: unknown) => setSubmitError(errorText(e)),
+        (e: unknown) => setSubmitError(describeError(e, t).text),
       );
     }
     setCreds(c);
@@ -235,14 +239,6 @@ export function InstallModal(props: InstallModalProps) {
   const loading = workflow.isPending || catalog.isPending || (editing && installations.isPending) || !ready;
   const failed = workflow.error ?? catalog.error;
 
-  const display = (f: ConfigField, v: FieldInput) => {
-    if (isEmpty(v)) return t('notSet');
-    if (f.type === 'boolean') return t(v ? 'yes' : 'no');
-    const opts = f.options && 'values' in f.options ? f.options.values : undefined;
-    const label = (x: string) => opts?.find((o) => o.value === x)?.label ?? x;
-    return Array.isArray(v) ? v.map(label).join(', ') : label(String(v));
-  };
-
   return (
     <Dialog
       open={open}
@@ -253,7 +249,9 @@ export function InstallModal(props: InstallModalProps) {
     >
       <div className={cx('inlay-dialog-header', cn.header)}>
         <h2 id={`${id}-t`} className="inlay-dialog-title">
-          {w ? t(editing ? 'editTitle' : 'installTitle', { name: w.name }) : t('loading')}
+          {w
+            ? t(editing ? 'editTitle' : 'installTitle', { name: w.name })
+            : t(failed ? 'errorTitle' : 'loading')}
         </h2>
         <button
           type="button"
@@ -348,7 +346,14 @@ export function InstallModal(props: InstallModalProps) {
                       {w.config.map((f) => (
                         <div key={f.name}>
                           <dt>{f.displayName}</dt>
-                          <dd>{display(f, values[f.name])}</dd>
+                          <dd>
+                            <ReviewValue
+                              field={f}
+                              value={values[f.name]}
+                              connector={sourceConnector(f)?.id}
+                              credentialId={creds[sourceConnector(f)?.id ?? '']}
+                            />
+                          </dd>
                         </div>
                       ))}
                     </dl>
@@ -398,4 +403,27 @@ function CredentialName({ connector, credentialId }: { connector: string; creden
   const list = useCredentials(connector);
   const name = list.data?.find((c) => c.credentialId === credentialId)?.name;
   return <>{credentialId ? (name ?? t('loading')) : t('notSet')}</>;
+}
+
+/** A setting as the user chose it: the option's label (`#sales`, static or listed by the provider), not its value. */
+function ReviewValue({
+  field: f,
+  value: v,
+  connector,
+  credentialId,
+}: {
+  field: ConfigField;
+  value: FieldInput;
+  connector?: string;
+  credentialId?: string;
+}) {
+  const { t } = useInlay();
+  const source = f.options && 'source' in f.options ? f.options.source : undefined;
+  // The same query the configure step ran, so this is normally answered from the cache.
+  const dynamic = useOptions(source && connector, source, credentialId);
+  if (isEmpty(v)) return <>{t('notSet')}</>;
+  if (f.type === 'boolean') return <>{t(v ? 'yes' : 'no')}</>;
+  const opts = f.options && 'values' in f.options ? f.options.values : dynamic.data;
+  const label = (x: string) => opts?.find((o) => o.value === x)?.label ?? x;
+  return <>{Array.isArray(v) ? v.map(label).join(', ') : label(String(v))}</>;
 }

@@ -1,6 +1,8 @@
 'use client';
-import type { Workflow } from '@inlay/client';
+import { inlayKeys, inlayQueries, type Workflow } from '@inlay/client';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useConnect } from '../hooks/useConnect.ts';
 import { useConnectors } from '../hooks/useConnectors.ts';
 import { useInlay } from '../hooks/useInlay.ts';
 import { useToggleWorkflow } from '../hooks/useToggleWorkflow.ts';
@@ -12,7 +14,7 @@ import { Dialog } from './Dialog.tsx';
 import { ExecutionLogs } from './ExecutionLogs.tsx';
 import { InstallModal } from './InstallModal.tsx';
 import { Root } from './Root.tsx';
-import { ErrorState, errorText, Icon, Skeleton } from './States.tsx';
+import { ErrorMessage, ErrorState, Icon, Skeleton } from './States.tsx';
 
 export type IntegrationsPageSlot = 'toolbar' | 'group' | 'card' | 'badge' | 'actions' | 'empty';
 
@@ -35,7 +37,7 @@ export interface IntegrationsPageProps {
 
 const matches = (w: Workflow, q: string) =>
   !q ||
-  [w.name, w.description ?? '', w.integrationName, ...w.connectors.map((c) => c.name)].some((s) =>
+  [w.name, w.description ?? '', w.integrationName, ...w.connectors.map((c) => c.connectorName)].some((s) =>
     s.toLowerCase().includes(q),
   );
 
@@ -75,6 +77,25 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
   }, [refocusTo, modal, confirm]);
   const [logsOf, setLogsOf] = useState<string | null>(null);
   const toggle = useToggleWorkflow();
+  // A card whose workflow needs a credential reconnected offers it in place (OAuth), else opens Configure.
+  const { client, queryClient } = useInlay();
+  // Read only when a card needs a reconnect: the page makes no extra request otherwise.
+  const needsReconnect = (workflows.data ?? []).some((w) => w.attention?.code === 'needs_reconnect');
+  const creds = useQuery({ ...inlayQueries.credentials(client), enabled: needsReconnect }, queryClient);
+  const connect = useConnect();
+  const reconnect = (w: Workflow) => {
+    const cred = creds.data?.find((c) => c.credentialId === w.attention?.credentialId);
+    const def = connectors.data?.find((c) => c.id === cred?.connector);
+    if (!cred || def?.authType !== 'oauth2') return setModal(w.workflowId);
+    connect
+      .oauth(cred.connector, { credentialId: cred.credentialId })
+      .then(() => queryClient.invalidateQueries({ queryKey: inlayKeys.workflows(client.baseUrl) }))
+      .catch(() => {});
+  };
+  const appOf = (w: Workflow) => {
+    const cred = creds.data?.find((c) => c.credentialId === w.attention?.credentialId);
+    return connectors.data?.find((c) => c.id === cred?.connector)?.name ?? '';
+  };
   const uninstall = useUninstall();
   const id = useId();
 
@@ -118,7 +139,9 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
 
   let body: React.ReactNode;
   if (workflows.isPending) body = <Skeleton rows={4} />;
-  else if (workflows.isError)
+  // A failed background refetch (after a toggle, say) keeps the list: only a first load that failed
+  // replaces it with the error.
+  else if (workflows.isError && !workflows.data)
     body = <ErrorState error={workflows.error} onRetry={() => workflows.refetch()} />;
   else if (!groups.length)
     body = (
@@ -143,11 +166,7 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                 </span>
                 <H2 className="inlay-card-title">{w.name}</H2>
                 {w.installed && (
-                  <span className={cx('inlay-badge', 'inlay-badge-installed', cn.badge)}>
-                    {t('installed')}
-                  </span>
-                )}
-                {w.installed && (
+                  // One badge: "Active" or "Paused" already says it is installed.
                   <span
                     className={cx(
                       'inlay-badge',
@@ -160,9 +179,24 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                 )}
               </div>
               {w.description && <p className="inlay-card-text">{w.description}</p>}
+              {w.attention && (
+                <p className="inlay-field-error" role="status">
+                  {w.attention.message}{' '}
+                  {w.attention.code === 'needs_reconnect' && (
+                    <button
+                      type="button"
+                      className="inlay-button"
+                      disabled={connect.pending !== null}
+                      onClick={() => reconnect(w)}
+                    >
+                      {t('reconnectApp', { app: appOf(w) }).trim()}
+                    </button>
+                  )}
+                </p>
+              )}
               {w.connectors.length > 0 && (
                 <p className="inlay-muted">
-                  {t('apps', { apps: w.connectors.map((c) => c.name).join(', ') })}
+                  {t('apps', { apps: w.connectors.map((c) => c.connectorName).join(', ') })}
                 </p>
               )}
               <div className={cx('inlay-actions', cn.actions)}>
@@ -174,13 +208,14 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                         role="switch"
                         aria-checked={w.active}
                         checked={w.active}
+                        // A fixed name ("Enable: …"); the state is aria-checked, the visible text follows it.
                         aria-label={`${t('enable')}: ${w.name}`}
                         disabled={toggle.isPending && toggle.variables?.workflowId === w.workflowId}
                         onChange={(e) =>
                           toggle.mutate({ workflowId: w.workflowId, active: e.target.checked })
                         }
                       />
-                      <span aria-hidden="true">{t('enable')}</span>
+                      <span aria-hidden="true">{t(w.active ? 'enabled' : 'disabled')}</span>
                     </label>
                     <button
                       type="button"
@@ -195,10 +230,10 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                         type="button"
                         className="inlay-button inlay-button-ghost"
                         aria-expanded={logsOf === w.workflowId}
-                        aria-label={`${t('showRuns')}: ${w.name}`}
+                        aria-label={`${t(logsOf === w.workflowId ? 'hideRuns' : 'showRuns')}: ${w.name}`}
                         onClick={() => setLogsOf(logsOf === w.workflowId ? null : w.workflowId)}
                       >
-                        {t('showRuns')}
+                        {t(logsOf === w.workflowId ? 'hideRuns' : 'showRuns')}
                       </button>
                     )}
                     <button
@@ -222,9 +257,7 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                 )}
               </div>
               {toggle.isError && toggle.variables?.workflowId === w.workflowId && (
-                <p className="inlay-field-error" role="alert">
-                  {errorText(toggle.error)}
-                </p>
+                <ErrorMessage error={toggle.error} />
               )}
               {showLogs && logsOf === w.workflowId && w.installed && (
                 <ExecutionLogs workflowId={w.workflowId} />
@@ -288,11 +321,7 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
               {t('uninstallTitle', { name: confirm.name })}
             </h2>
             <p id={`${id}-cd`}>{t('uninstallBody')}</p>
-            {uninstall.isError && (
-              <p className="inlay-field-error" role="alert">
-                {errorText(uninstall.error)}
-              </p>
-            )}
+            {uninstall.isError && <ErrorMessage error={uninstall.error} />}
             <div className="inlay-dialog-footer">
               <button type="button" className="inlay-button" data-autofocus onClick={() => setConfirm(null)}>
                 {t('cancel')}

@@ -35,7 +35,7 @@ function Node({
   depth: number;
   defaultOpen?: boolean;
 }) {
-  const { t } = useInlay();
+  const { t, format } = useInlay();
   const [open, setOpen] = useState(!!defaultOpen);
   const [shown, setShown] = useState(PAGE);
   const [full, setFull] = useState(false);
@@ -60,7 +60,9 @@ function Node({
   const isArray = Array.isArray(value);
   const entries = isArray ? null : Object.keys(value);
   const count = isArray ? value.length : entries!.length;
-  const summary = isArray ? `[${t('items', { count })}]` : `{${t('keys', { count })}}`;
+  const summary = isArray
+    ? `[${t(`items.${format.plural(count)}`, { count })}]`
+    : `{${t(`keys.${format.plural(count)}`, { count })}}`;
   return (
     <div className="inlay-json-node">
       <button type="button" className="inlay-json-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>

@@ -1,21 +1,78 @@
 import { isInlayError } from '@inlay/client';
+import type { InlayContextValue } from '../context.ts';
 import { useInlay } from '../hooks/useInlay.ts';
 
-/** The message to show for a failed call: the service's `detail`, else the error's message. */
-export const errorText = (err: unknown): string =>
-  isInlayError(err) ? err.detail : err instanceof Error ? err.message : String(err);
+export interface DescribedError {
+  /** A sentence for the user, in their language where the failure is ours to name. */
+  text: string;
+  /** Code, status, request id and the raw message: shown collapsed, for support. */
+  technical: string;
+  /** Whether trying again can help (not after an expired session). */
+  retry: boolean;
+}
 
-/** An alert with the reason and a retry button. */
-export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+/**
+ * A failed call in human terms: an unreachable service or a 5xx gets its own translated sentence, an expired
+ * session says so, and the service's own `detail` is kept for the rest (it names the field or the rule).
+ * The URL, status and raw message go to `technical`, shown collapsed.
+ */
+export function describeError(err: unknown, t: InlayContextValue['t']): DescribedError {
+  if (!isInlayError(err)) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return { text: t('errorUnknown'), technical: msg, retry: true };
+  }
+  const technical = [
+    [err.code, err.status ? `HTTP ${err.status}` : '', err.requestId ?? ''].filter(Boolean).join(' · '),
+    err.message,
+  ].join('\n');
+  if (err.status === 0) return { text: t('errorNetwork'), technical, retry: true };
+  if (err.status === 401) return { text: t('errorSession'), technical, retry: false };
+  if (err.status >= 500 || err.status === 429) return { text: t('errorServer'), technical, retry: true };
+  return { text: err.detail, technical, retry: true };
+}
+
+/** `(err) => describeError(err, t).text`, for messages kept as strings. */
+export function useErrorText() {
+  const { t } = useInlay();
+  return (err: unknown) => describeError(err, t).text;
+}
+
+/** The human sentence, with the technical detail in a collapsed `<details>`. */
+function Described({ d }: { d: DescribedError }) {
   const { t } = useInlay();
   return (
+    <div className="inlay-error-text">
+      <p>{d.text}</p>
+      <details className="inlay-error-details">
+        <summary>{t('technicalDetails')}</summary>
+        <code>{d.technical}</code>
+      </details>
+    </div>
+  );
+}
+
+/** An alert with the reason and, when it can help, a retry button. */
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { t } = useInlay();
+  const d = describeError(error, t);
+  return (
     <div className="inlay-error" role="alert">
-      <p>{t('loadFailed', { error: errorText(error) })}</p>
-      {onRetry && (
+      <Described d={d} />
+      {onRetry && d.retry && (
         <button type="button" className="inlay-button" onClick={onRetry}>
           {t('retry')}
         </button>
       )}
+    </div>
+  );
+}
+
+/** An inline alert next to the control that failed. */
+export function ErrorMessage({ error, className }: { error: unknown; className?: string }) {
+  const { t } = useInlay();
+  return (
+    <div className={className ?? 'inlay-field-error'} role="alert">
+      <Described d={describeError(error, t)} />
     </div>
   );
 }

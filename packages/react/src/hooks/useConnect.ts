@@ -4,6 +4,8 @@ import { useInlay } from './useInlay.ts';
 
 export interface ConnectOAuthOptions {
   name?: string;
+  /** Reconnect this credential in place (same id: the installations using it keep working). */
+  credentialId?: string;
   /** Kept across the redirect fallback (the install modal stores its progress here). */
   state?: unknown;
   signal?: AbortSignal;

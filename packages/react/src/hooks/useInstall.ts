@@ -1,3 +1,4 @@
+import type { InlayError } from '@inlay/client';
 import { type CreateInstallationBody, type Installation, inlayKeys } from '@inlay/client';
 import { useMutation } from '@tanstack/react-query';
 import { useInlay } from './useInlay.ts';
@@ -13,7 +14,7 @@ export interface InstallVariables {
 /** Installs a workflow (`POST /installations`) or edits its installation (`PATCH`). Emits `installed`. */
 export function useInstall() {
   const { client, queryClient, emit } = useInlay();
-  return useMutation<Installation, unknown, InstallVariables>(
+  return useMutation<Installation, InlayError, InstallVariables>(
     {
       mutationFn: ({ workflowId, installationId, credentialIds, values }) =>
         installationId

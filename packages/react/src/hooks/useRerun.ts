@@ -1,3 +1,4 @@
+import type { InlayError } from '@inlay/client';
 import { inlayKeys, type RerunResponse } from '@inlay/client';
 import { useMutation } from '@tanstack/react-query';
 import { useInlay } from './useInlay.ts';
@@ -10,7 +11,7 @@ export interface RerunVariables {
 /** Re-runs an execution with its original trigger data; refreshes the workflow's logs. */
 export function useRerun() {
   const { client, queryClient, emit } = useInlay();
-  return useMutation<RerunResponse, unknown, RerunVariables>(
+  return useMutation<RerunResponse, InlayError, RerunVariables>(
     {
       mutationFn: ({ workflowId, executionId }) => client.workflows.rerun(workflowId, executionId),
       onSuccess: (_r, v) =>

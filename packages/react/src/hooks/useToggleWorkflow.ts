@@ -1,3 +1,4 @@
+import type { InlayError } from '@inlay/client';
 import { inlayKeys, type Workflow } from '@inlay/client';
 import { useMutation } from '@tanstack/react-query';
 import { useInlay } from './useInlay.ts';
@@ -11,7 +12,7 @@ export interface ToggleVariables {
 export function useToggleWorkflow() {
   const { client, queryClient, emit } = useInlay();
   const key = inlayKeys.workflows(client.baseUrl);
-  return useMutation<unknown, unknown, ToggleVariables, { before?: Workflow[] }>(
+  return useMutation<unknown, InlayError, ToggleVariables, { before?: Workflow[] }>(
     {
       mutationFn: ({ workflowId, active }) =>
         client.workflows[active ? 'activate' : 'deactivate']({ workflowId }),
@@ -28,7 +29,10 @@ export function useToggleWorkflow() {
         emit({ type: 'error', action: 'toggle', error });
       },
       onSuccess: (_r, v) => emit({ type: 'toggled', workflowId: v.workflowId, active: v.active }),
-      onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
+      // Not awaited: the switch is usable again as soon as the service has answered, not after the refetch.
+      onSettled: () => {
+        void queryClient.invalidateQueries({ queryKey: key });
+      },
     },
     queryClient,
   );

@@ -1,3 +1,4 @@
+import type { InlayError } from '@inlay/client';
 import { inlayKeys } from '@inlay/client';
 import { useMutation } from '@tanstack/react-query';
 import { useInlay } from './useInlay.ts';
@@ -12,7 +13,7 @@ export interface UninstallVariables {
 /** Uninstalls (`DELETE /installations/{id}`). Emits `uninstalled`. */
 export function useUninstall() {
   const { client, queryClient, emit } = useInlay();
-  return useMutation<unknown, unknown, UninstallVariables>(
+  return useMutation<unknown, InlayError, UninstallVariables>(
     {
       mutationFn: ({ installationId, deleteCredentials }) =>
         client.installations.delete(installationId, deleteCredentials ? { deleteCredentials } : {}),

@@ -5,6 +5,8 @@ export interface Formatters {
   relative(iso: string, now?: number): string;
   /** A duration, e.g. "250 ms", "1.5 s", "3 min". */
   duration(ms: number): string;
+  /** The catalog suffix for a count: `one` where the language says "1 item" (and French "0 élément"), else `other`. */
+  plural(count: number): 'one' | 'other';
 }
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -32,7 +34,9 @@ export function createFormatters(locale: string): Formatters {
   const s = unit('second', 1);
   const min = unit('minute', 1);
   const h = unit('hour', 1);
+  const pr = new Intl.PluralRules(locale);
   return {
+    plural: (n) => (pr.select(n) === 'one' ? 'one' : 'other'),
     date: (iso) => dt.format(new Date(iso)),
     relative(iso, now = Date.now()) {
       const diff = (Date.parse(iso) - now) / 1000;

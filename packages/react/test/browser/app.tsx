@@ -26,6 +26,10 @@ createRoot(document.getElementById('root')!).render(
     baseUrl={q.get('api')!}
     tokenUrl={`/token?user=${q.get('user')}`}
     colorScheme={scheme}
+    theme={{
+      ...(q.get('accent') && { accent: q.get('accent')! }),
+      ...(q.get('rootBg') && { 'root-bg': q.get('rootBg')! }),
+    }}
     locale={q.get('locale') ?? 'en'}
     onEvent={(e) => events.push(e)}
   >

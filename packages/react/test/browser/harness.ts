@@ -81,18 +81,31 @@ export async function startHarness() {
 
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core in the page on WCAG 2.0/2.1/2.2 A and AA rules; returns the violations, summarised. */
+/**
+ * Runs axe-core in the page on WCAG 2.0/2.1/2.2 A and AA rules, `color-contrast` included; returns the
+ * violations, summarised. A contrast check axe could not decide (`incomplete`) counts as a violation too, so a
+ * colour the rule cannot measure does not pass silently.
+ */
 export async function axeViolations(page: Page) {
   await page.addScriptTag({ content: AXE });
   const result = await page.evaluate(async () => {
     const axe = (window as any).axe;
     const r = await axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+      rules: { 'color-contrast': { enabled: true } },
     });
-    return r.violations.map((v: any) => ({
+    // Glyphs such as ▸ are not text to axe ("nonBmp"); anything else it could not decide is reported.
+    const undecided = r.incomplete
+      .filter((v: any) => v.id === 'color-contrast')
+      .map((v: any) => ({
+        ...v,
+        nodes: v.nodes.filter((n: any) => n.any?.[0]?.data?.messageKey !== 'nonBmp'),
+      }))
+      .filter((v: any) => v.nodes.length);
+    return [...r.violations, ...undecided].map((v: any) => ({
       id: v.id,
       impact: v.impact,
-      nodes: v.nodes.map((n: any) => `${n.target.join(' ')}: ${n.failureSummary}`),
+      nodes: v.nodes.map((n: any) => `${n.target.join(' ')}: ${n.failureSummary ?? n.any?.[0]?.message}`),
     }));
   });
   return result as { id: string; impact: string; nodes: string[] }[];

@@ -46,7 +46,7 @@ describe('<InstallModal> against the service', () => {
     await user.clear(within(dialog).getByLabelText(/Bot token/));
     await user.type(within(dialog).getByLabelText(/Bot token/), GOOD_TOKEN);
     await user.click(within(dialog).getByRole('button', { name: 'Save and connect' }));
-    const radio = await within(dialog).findByRole('radio', { name: 'Discord' });
+    const radio = await within(dialog).findByRole('radio', { name: /^Discord\b/ });
     expect(radio).toHaveProperty('checked', true);
     credentialId = (radio as HTMLInputElement).value;
     expect(events).toContainEqual({
@@ -97,7 +97,8 @@ describe('<InstallModal> against the service', () => {
     const review = within(dialog)
       .getAllByRole('definition')
       .map((d) => d.textContent);
-    expect(review).toEqual(['Discord', '222222222222222222', 'Won:', 'Yes', '100']);
+    // The channel's label as the provider lists it, not its id.
+    expect(review).toEqual(['Discord', '#deals', 'Won:', 'Yes', '100']);
     await user.click(within(dialog).getByRole('button', { name: 'Install' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
@@ -117,18 +118,23 @@ describe('<InstallModal> against the service', () => {
     expect(events.map((e) => e.type)).toEqual(['opened', 'error', 'connected', 'installed', 'closed']);
   });
 
-  it('edits the installation in the same modal, prefilled, and saves with PATCH', async () => {
+  it('edits the installation in the same modal, opened on the configure step, prefilled, and saves with PATCH', async () => {
     const user = userEvent.setup();
     renderWidget(<InstallModal workflowId={seed.discordWorkflowId} defaultOpen />, props());
     const dialog = await screen.findByRole('dialog', { name: `Settings of ${NAME}` });
+    // Editing opens where changes are made; the account is one Back away.
+    await within(dialog).findByRole('heading', { name: /Step 2 of 3/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Back' }));
     await within(dialog).findByRole('heading', { name: /Step 1 of 3/ });
-    expect(await within(dialog).findByRole('radio', { name: 'Discord' })).toHaveProperty('checked', true);
+    expect(await within(dialog).findByRole('radio', { name: /^Discord\b/ })).toHaveProperty('checked', true);
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     const prefix = within(dialog).getByRole('textbox', { name: /Message prefix/ });
     expect(prefix).toHaveProperty('value', 'Won:');
     await user.clear(prefix);
     await user.type(prefix, 'Closed:');
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await within(dialog).findByRole('heading', { name: /Step 3 of 3/ });
+    expect(within(dialog).getByText('#deals')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const stored = (await api('GET', `/installations/${installationId}`)).body.data;
@@ -147,7 +153,9 @@ describe('<InstallModal> against the service', () => {
     expect(extra.status).toBe(201);
     renderWidget(<InstallModal workflowId={seed.discordWorkflowId} defaultOpen />, props());
     const dialog = await screen.findByRole('dialog', { name: `Settings of ${NAME}` });
-    await user.click(await within(dialog).findByRole('radio', { name: 'Spare bot' }));
+    await within(dialog).findByRole('heading', { name: /Step 2 of 3/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Back' }));
+    await user.click(await within(dialog).findByRole('radio', { name: /^Spare bot\b/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     await within(dialog).findByRole('heading', { name: /Step 3 of 3/ });

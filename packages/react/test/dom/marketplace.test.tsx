@@ -12,7 +12,7 @@ const props = () => ({ baseUrl: seed.url, getToken: tokenOf('market') });
 const card = (name: string) => screen.getByRole('heading', { name }).closest('li')!;
 
 describe('<IntegrationsPage> against the service', () => {
-  it('lists workflows grouped by integration, with icons and installed/active badges', async () => {
+  it('lists workflows grouped by integration, with icons and one state badge', async () => {
     renderWidget(<IntegrationsPage />, props());
     expect(screen.getByRole('status')).toHaveProperty('textContent', 'Loading…');
     await screen.findByRole('heading', { name: 'Slack alerts', level: 2 });
@@ -23,12 +23,13 @@ describe('<IntegrationsPage> against the service', () => {
       'Acme sync',
     ]);
     const slack = card('Post new deals to Slack');
-    expect(within(slack).getByText('Installed')).toBeTruthy();
-    expect(within(slack).getByText('Paused')).toBeTruthy();
-    expect(within(slack).getByRole('switch', { name: /Enabled/ })).toHaveProperty('checked', false);
+    // One badge: "Paused" says it is installed too.
+    expect([...slack.querySelectorAll('.inlay-badge')].map((b) => b.textContent)).toEqual(['Paused']);
+    expect(within(slack).getByText('Disabled')).toBeTruthy();
+    expect(within(slack).getByRole('switch', { name: /Enable:/ })).toHaveProperty('checked', false);
     expect(slack.querySelector('img')!.getAttribute('src')).toBe(`${seed.url}/connectors/slack/icon.svg`);
     const discord = card('Announce won deals on Discord');
-    expect(within(discord).queryByText('Installed')).toBeNull();
+    expect(within(discord).queryByText('Paused')).toBeNull();
     expect(
       within(discord).getByRole('button', { name: 'Install: Announce won deals on Discord' }),
     ).toBeTruthy();

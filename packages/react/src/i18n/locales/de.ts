@@ -4,6 +4,14 @@ const de: Messages = {
   loading: 'Wird geladen…',
   retry: 'Erneut versuchen',
   loadFailed: 'Konnte nicht geladen werden: {error}',
+  errorNetwork:
+    'Der Integrationsdienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+  errorServer:
+    'Beim Integrationsdienst ist ein Problem aufgetreten. Bitte versuchen Sie es gleich noch einmal.',
+  errorSession: 'Ihre Sitzung ist abgelaufen. Laden Sie die Seite neu, um sich erneut anzumelden.',
+  errorUnknown: 'Etwas ist schiefgelaufen.',
+  errorTitle: 'Konnte nicht geöffnet werden',
+  technicalDetails: 'Technische Details',
   close: 'Schließen',
   cancel: 'Abbrechen',
   back: 'Zurück',
@@ -33,7 +41,9 @@ const de: Messages = {
   paused: 'Pausiert',
   install: 'Installieren',
   configure: 'Einrichten',
-  enable: 'Aktiviert',
+  enable: 'Aktivieren',
+  enabled: 'Aktiviert',
+  disabled: 'Deaktiviert',
   uninstall: 'Deinstallieren',
   uninstallTitle: '{name} deinstallieren?',
   uninstallBody:
@@ -50,6 +60,19 @@ const de: Messages = {
   connectHelp: 'Wählen Sie für jede App ein Konto oder verbinden Sie ein neues.',
   account: '{app}-Konto',
   newAccount: 'Neues Konto verbinden',
+  needsReconnect: 'Muss neu verbunden werden',
+  reconnectApp: '{app} neu verbinden',
+  connections: 'Verbundene Konten',
+  noConnections: 'Noch keine verbundenen Konten.',
+  connectedStatus: 'Verbunden',
+  usedBy: 'Verwendet von: {workflows}',
+  usedByNone: 'Von keinem Workflow verwendet',
+  rename: 'Umbenennen',
+  save: 'Speichern',
+  disconnect: 'Trennen',
+  disconnectTitle: '{name} trennen?',
+  disconnectBody:
+    'Workflows, die dieses Konto verwenden, funktionieren nicht mehr, bis ein anderes Konto gewählt wird.',
   connectWith: 'Mit {app} verbinden',
   connecting: 'Verbinde…',
   connectFailed: 'Die Verbindung ist fehlgeschlagen: {reason}',
@@ -93,8 +116,10 @@ const de: Messages = {
   output: 'Ausgabe',
   truncated: 'Diese Ausgabe wurde beim Speichern gekürzt.',
   showMore: '{count} weitere anzeigen',
-  items: '{count} Einträge',
-  keys: '{count} Schlüssel',
+  'items.one': '{count} Eintrag',
+  'items.other': '{count} Einträge',
+  'keys.one': '{count} Schlüssel',
+  'keys.other': '{count} Schlüssel',
 };
 
 export default de;

@@ -1,0 +1,30 @@
+import type { Request, Response } from 'express';
+import { sendProblem } from './problem.ts';
+import { relay } from './relay.ts';
+import type { Upstream } from './upstream.ts';
+
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** Request headers an icon request passes on: caching ones only (no cookie, no credentials). */
+const PASSED = ['if-none-match', 'if-modified-since'] as const;
+
+/**
+ * `GET /connectors/{connector}/icon.svg`, relayed from the service without a session: icons are public, an
+ * `<img>` carries no token, and the browser may not reach the service itself. The connector must be a slug,
+ * so the path can name nothing but an icon.
+ */
+export function iconHandler(upstream: Upstream, onError: (res: Response, err: unknown) => void) {
+  return async (req: Request, res: Response) => {
+    const connector = String(req.params.connector);
+    if (!SLUG.test(connector)) {
+      sendProblem(res, 404, 'not_found', 'Not Found', 'No such connector');
+      return;
+    }
+    const headers: Record<string, string> = { accept: 'image/svg+xml' };
+    for (const h of PASSED) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
+    try {
+      relay(await upstream({ method: 'GET', path: `/connectors/${connector}/icon.svg`, headers }), res);
+    } catch (err) {
+      onError(res, err);
+    }
+  };
+}

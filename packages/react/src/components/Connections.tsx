@@ -1,0 +1,152 @@
+import type { Credential } from '@inlay/client';
+import { type FormEvent, useId, useState } from 'react';
+import { useConnections } from '../hooks/useConnections.ts';
+import { useConnectors } from '../hooks/useConnectors.ts';
+import { useInlay } from '../hooks/useInlay.ts';
+import { cx } from '../utils.ts';
+import { Dialog } from './Dialog.tsx';
+import { Root } from './Root.tsx';
+import { ErrorMessage, ErrorState, Icon, Skeleton } from './States.tsx';
+
+export interface ConnectionsProps {
+  className?: string;
+}
+
+/**
+ * The user's connected accounts: each with its label, status and the workflows that use it, and Reconnect
+ * (OAuth, in place), Rename and Disconnect (after a confirmation naming what stops working).
+ */
+export function Connections({ className }: ConnectionsProps) {
+  const { t } = useInlay();
+  const id = useId();
+  const c = useConnections();
+  const connectors = useConnectors();
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [label, setLabel] = useState('');
+  const [confirm, setConfirm] = useState<Credential | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const app = (cred: Credential) => connectors.data?.find((d) => d.id === cred.connector);
+
+  const saveName = (e: FormEvent, cred: Credential) => {
+    e.preventDefault();
+    setError(null);
+    c.rename(cred.credentialId, label).then(() => setRenaming(null), setError);
+  };
+
+  return (
+    <Root className={cx('inlay-connections', className)}>
+      <h2 className="inlay-group-title">{t('connections')}</h2>
+      {c.error && <ErrorState error={c.error} />}
+      {!c.data && !c.error && <Skeleton />}
+      {c.data?.length === 0 && <p className="inlay-muted">{t('noConnections')}</p>}
+      {error != null && <ErrorMessage error={error} />}
+      <ul className="inlay-cards">
+        {c.data?.map(({ credential: cred, workflows }) => (
+          <li key={cred.credentialId} className="inlay-card">
+            <div className="inlay-card-head">
+              {app(cred) && <Icon src={app(cred)!.icon} />}
+              <h3 className="inlay-card-title">
+                {cred.name}
+                {cred.accountLabel && <span className="inlay-muted"> · {cred.accountLabel}</span>}
+              </h3>
+              <span
+                className={cx(
+                  'inlay-badge',
+                  cred.status === 'connected' ? 'inlay-badge-active' : 'inlay-badge-paused',
+                )}
+              >
+                {t(cred.status === 'connected' ? 'connectedStatus' : 'needsReconnect')}
+              </span>
+            </div>
+            <p className="inlay-muted">
+              {workflows.length
+                ? t('usedBy', { workflows: workflows.map((w) => w.name).join(', ') })
+                : t('usedByNone')}
+            </p>
+            {renaming === cred.credentialId ? (
+              <form className="inlay-actions" onSubmit={(e) => saveName(e, cred)}>
+                <label className="inlay-sr-only" htmlFor={`${id}-${cred.credentialId}`}>
+                  {t('rename')}
+                </label>
+                <input
+                  id={`${id}-${cred.credentialId}`}
+                  className="inlay-input"
+                  required
+                  value={label}
+                  onChange={(e) => setLabel(e.target.value)}
+                />
+                <button type="submit" className="inlay-button inlay-button-primary">
+                  {t('save')}
+                </button>
+                <button type="button" className="inlay-button" onClick={() => setRenaming(null)}>
+                  {t('cancel')}
+                </button>
+              </form>
+            ) : (
+              <div className="inlay-actions">
+                {cred.status === 'needs_reconnect' && app(cred)?.authType === 'oauth2' && (
+                  <button
+                    type="button"
+                    className="inlay-button inlay-button-primary"
+                    disabled={c.pending !== null}
+                    onClick={() => c.reconnect(cred).catch(setError)}
+                  >
+                    {t('reconnectApp', { app: app(cred)!.name })}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="inlay-button"
+                  aria-label={`${t('rename')}: ${cred.name}`}
+                  onClick={() => {
+                    setLabel(cred.name);
+                    setRenaming(cred.credentialId);
+                  }}
+                >
+                  {t('rename')}
+                </button>
+                <button
+                  type="button"
+                  className="inlay-button inlay-button-danger"
+                  aria-label={`${t('disconnect')}: ${cred.name}`}
+                  onClick={() => setConfirm(cred)}
+                >
+                  {t('disconnect')}
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      <Dialog
+        open={!!confirm}
+        role="alertdialog"
+        onClose={() => setConfirm(null)}
+        labelledBy={`${id}-ct`}
+        describedBy={`${id}-cd`}
+        className="inlay-dialog-small"
+      >
+        {confirm && (
+          <>
+            <h2 id={`${id}-ct`} className="inlay-dialog-title">
+              {t('disconnectTitle', { name: confirm.name })}
+            </h2>
+            <p id={`${id}-cd`}>{t('disconnectBody')}</p>
+            <div className="inlay-dialog-footer">
+              <button type="button" className="inlay-button" data-autofocus onClick={() => setConfirm(null)}>
+                {t('cancel')}
+              </button>
+              <button
+                type="button"
+                className="inlay-button inlay-button-danger"
+                onClick={() => c.disconnect(confirm.credentialId).then(() => setConfirm(null), setError)}
+              >
+                {t('disconnect')}
+              </button>
+            </div>
+          </>
+        )}
+      </Dialog>
+    </Root>
+  );
+}
