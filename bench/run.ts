@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { pgAvailable, settlePostgres } from './lib/pg.ts';
 import { type Measurement, pass, rerender, writeResults } from './lib/report.ts';
 import { engine } from './suites/engine.ts';
+import { expressions } from './suites/expressions.ts';
 import { history } from './suites/history.ts';
 import { proxy } from './suites/proxy.ts';
 import { readPath } from './suites/read-path.ts';
@@ -32,6 +33,7 @@ const suites: [string, () => Promise<Measurement[]>, boolean][] = [
   ['read-path-postgres', () => readPath({ quick, store: 'postgres' }), hasPg],
   ['history', () => history({ quick }), hasPg],
   ['engine', () => engine({ quick }), hasPg],
+  ['expressions', () => expressions({ quick }), true],
   ['proxy', () => proxy({ quick, store: hasPg ? 'postgres' : 'pglite' }), true],
   ['widget', () => widget({ quick }), widgetUnavailable() === undefined],
 ];

@@ -173,6 +173,8 @@ async function throughput(
     INLAY_RATE_LIMIT_PER_KEY: '0',
     INLAY_RATE_LIMIT_PER_USER: '0',
     INLAY_QUEUE_POLL_MS: '500',
+    // The echo server listens on loopback, which the egress policy refuses unless it is opened.
+    INLAY_EGRESS_ALLOW: new URL(echoUrl).host,
     LOG_LEVEL: 'warn',
   };
   const svc = await startChild<Seeded>(

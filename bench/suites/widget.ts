@@ -100,10 +100,10 @@ const iso = (t: number) => new Date(t).toISOString();
 function fixtures() {
   const now = Date.parse('2026-11-01T12:00:00.000Z');
   const connector = (id: string, name: string) => ({
+    connectorName: name,
     connectorId: randomUUID(),
-    name,
+    connector: id,
     icon: `data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>`,
-    id,
   });
   const workflows = Array.from({ length: 50 }, (_, i) => ({
     workflowId: randomUUID(),
@@ -114,11 +114,7 @@ function fixtures() {
     version: 1,
     installed: i % 3 === 0,
     active: i % 6 === 0,
-    connectors: [
-      connector('slack', 'Slack'),
-      connector('hubspot', 'HubSpot'),
-      connector('github', 'GitHub'),
-    ].map(({ id: _id, ...c }) => c),
+    connectors: [connector('slack', 'Slack'), connector('hubspot', 'HubSpot'), connector('github', 'GitHub')],
     trigger: { type: 'event', event: `deal.created.${i}` },
     config: [],
     installationId: i % 3 === 0 ? randomUUID() : null,

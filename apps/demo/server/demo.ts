@@ -148,6 +148,9 @@ interface HostDeps {
 function createHostApp({ store, sessions, client, serviceUrl, sandboxUrl }: HostDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Like many Express apps, Acme CRM parses forms ahead of everything. @inlay/express refuses the writes
+  // such a parser turns into objects (a cross-site <form> is not the widget), so this is safe.
+  app.use(express.urlencoded({ extended: true, limit: '100kb' }));
 
   // The widget's API: a user JWT for the signed-in user, and a proxy that can only act as that user.
   app.use(

@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,13 +147,69 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
     await screenshot(page, 'install-review');
     await dialog.getByRole('button', { name: 'Install' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByRole('switch', { name: `Enabled: ${SLACK_WORKFLOW}` }).waitFor();
+    await page.getByRole('switch', { name: `Enable: ${SLACK_WORKFLOW}` }).waitFor();
     await screenshot(page, 'installed');
 
     const installs = await demo.client.installations.list({ userId: 'alice' });
     expect(installs).toHaveLength(1);
     expect(installs[0]!.workflowIds).toEqual([slackWorkflowId]);
     expect(Object.keys(installs[0]!.credentialIds)).toEqual(['slack']);
+  });
+
+  it('2b. a page on another origin cannot make alice run a workflow through @inlay/express', async () => {
+    // The attacker's pages: one on another port of the same host (same-site, so alice's cookie goes along),
+    // one on another host name (cross-site). Each tries a form post (which the demo's global form parser
+    // would turn into an object) and a fetch without the x-inlay-client header.
+    const target = `${demo.url}/api/inlay/run/event`;
+    const evil = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Win a prize</title>
+        <form method="post" action="${target}">
+          <input name="event" value="deal.created"><input name="data[name]" value="CSRF deal">
+          <input name="data[company]" value="Evil"><button>Claim</button>
+        </form>`);
+    });
+    await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
+    const port = (evil.address() as AddressInfo).port;
+    const attacker = await alice.newPage();
+    try {
+      for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+        await attacker.goto(origin);
+        await Promise.all([
+          attacker.waitForURL(target),
+          attacker.getByRole('button', { name: 'Claim' }).click(),
+        ]);
+        const answer = JSON.parse((await attacker.textContent('body')) ?? '{}');
+        expect(answer).toMatchObject({ status: 403, code: 'forbidden' });
+        expect(answer.errors[0]).toMatchObject({ field: 'header.origin', rule: 'allowed_origin' });
+        await attacker.goto(origin);
+        const sent = await attacker.evaluate(async (url) => {
+          const body = JSON.stringify({
+            event: 'deal.created',
+            data: { name: 'CSRF deal', company: 'Evil' },
+          });
+          // A no-cors "simple" request goes out with the cookie, its answer unreadable; with a JSON type the
+          // preflight is refused. Neither may run anything.
+          const simple = await fetch(url, { method: 'POST', mode: 'no-cors', credentials: 'include', body });
+          const json = await fetch(url, {
+            method: 'POST',
+            credentials: 'include',
+            headers: { 'content-type': 'application/json' },
+            body,
+          }).then(
+            (r) => `answered ${r.status}`,
+            (e: Error) => `failed: ${e.name}`,
+          );
+          return { simple: simple.type, json };
+        }, target);
+        expect(sent).toEqual({ simple: 'opaque', json: 'failed: TypeError' });
+      }
+    } finally {
+      await attacker.close();
+      await new Promise<void>((r) => evil.close(() => r()));
+    }
+    // Nothing ran: no execution in Inlay, no message in the sandbox Slack. The widget still works (step 3 on).
+    expect(await demo.client.workflows.logs(slackWorkflowId, { userId: 'alice' })).toEqual([]);
+    expect(demo.sandbox.slack.messages).toEqual([]);
   });
 
   it('3-4. a new deal runs the workflow: Run history shows the Slack step, the sandbox Slack the message', async () => {
@@ -206,7 +264,7 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
 
   it('5. with the workflow disabled, a new deal starts no run', async () => {
     await nav(page, 'Settings → Integrations');
-    const toggle = page.getByRole('switch', { name: `Enabled: ${SLACK_WORKFLOW}` });
+    const toggle = page.getByRole('switch', { name: `Enable: ${SLACK_WORKFLOW}` });
     // A controlled switch: it flips once the service has answered, so click and wait rather than uncheck().
     await toggle.click();
     await expect.poll(() => toggle.isChecked()).toBe(false);

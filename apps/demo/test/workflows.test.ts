@@ -29,11 +29,16 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
       popup: false,
       redirectUri: `${demo.url}/settings/integrations`,
     });
-    const consent = await fetch(authorizeUrl);
+    // Inlay's start link binds the flow to this "browser" with a cookie, then sends it to the provider.
+    const started = await fetch(authorizeUrl, { redirect: 'manual' });
+    expect(started.status).toBe(302);
+    const flowCookie = started.headers.getSetCookie()[0]!.split(';')[0]!;
+    const providerUrl = started.headers.get('location')!;
+    const consent = await fetch(providerUrl);
     expect(consent.status).toBe(200);
     expect(await consent.text()).toContain('SANDBOX');
-    const q = new URL(authorizeUrl).searchParams;
-    const decided = await fetch(authorizeUrl, {
+    const q = new URL(providerUrl).searchParams;
+    const decided = await fetch(providerUrl, {
       method: 'POST',
       body: new URLSearchParams({
         client_id: q.get('client_id')!,
@@ -47,7 +52,7 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
     expect(decided.status).toBe(303);
     const callback = decided.headers.get('location')!;
     expect(callback.startsWith(`${demo.serviceUrl}/oauth/callback`)).toBe(true);
-    const done = await fetch(callback, { redirect: 'manual' });
+    const done = await fetch(callback, { redirect: 'manual', headers: { cookie: flowCookie } });
     expect(done.status).toBeLessThan(500);
     const cred = await demo.client.credentials.get(credentialId, { userId: 'alice' });
     expect(cred.status).toBe('connected');
