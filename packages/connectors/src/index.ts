@@ -11,7 +11,7 @@ export {
   toConnector,
   toConnectorAction,
 } from './catalog.ts';
-export { defineAction } from './define.ts';
+export { defineAction, definePollTrigger, defineWebhookTrigger } from './define.ts';
 export * from './egress/index.ts';
 export { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';
 export * from './expressions/index.ts';
@@ -27,4 +27,5 @@ export {
 } from './runtime.ts';
 export { ConnectorDefinitionSchema, validateConnectors } from './schema.ts';
 export { envKey, fill } from './template.ts';
+export * from './triggers/index.ts';
 export type * from './types.ts';

@@ -63,6 +63,35 @@ const Source = z.object({
   paging: z.object({ next: fn, maxPages: z.number().int().positive().optional() }).optional(),
 });
 
+const triggerCommon = {
+  id: slug,
+  name: z.string().min(1),
+  description: z.string().min(1),
+  input: z.custom<z.ZodType>((v) => v instanceof z.ZodType, 'must be a zod schema'),
+  itemId: fn,
+  itemPosition: fn.optional(),
+  output: fn.optional(),
+};
+const Trigger = z.discriminatedUnion('kind', [
+  z.object({
+    ...triggerCommon,
+    kind: z.literal('poll'),
+    request: fn,
+    items: fn,
+    paging: z.object({ next: fn, maxPages: z.number().int().positive().optional() }).optional(),
+    order: z.enum(['newest', 'oldest']).optional(),
+  }),
+  z.object({
+    ...triggerCommon,
+    kind: z.literal('webhook'),
+    subscribe: fn,
+    subscription: fn,
+    unsubscribe: fn,
+    verify: fn,
+    items: fn,
+  }),
+]);
+
 export const ConnectorDefinitionSchema = z
   .object({
     id: slug,
@@ -85,6 +114,7 @@ export const ConnectorDefinitionSchema = z
     errorMessage: fn.optional(),
     actions: z.array(Action).min(1),
     sources: z.record(slug, Source).optional(),
+    triggers: z.array(Trigger).optional(),
   })
   .superRefine((c, ctx) => {
     if (c.auth.type === 'apiKey' && c.auth.originsField !== undefined) {
@@ -104,6 +134,16 @@ export const ConnectorDefinitionSchema = z
       if (ids.has(a.id))
         ctx.addIssue({ code: 'custom', path: ['actions', i, 'id'], message: `duplicate action id ${a.id}` });
       ids.add(a.id);
+    });
+    const triggerIds = new Set<string>();
+    c.triggers?.forEach((t, i) => {
+      if (triggerIds.has(t.id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['triggers', i, 'id'],
+          message: `duplicate trigger id ${t.id}`,
+        });
+      triggerIds.add(t.id);
     });
   });
 

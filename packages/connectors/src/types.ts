@@ -169,6 +169,76 @@ export interface ConnectorDefinition {
   errorMessage?: (res: HttpResponse) => string | undefined;
   actions: ActionDefinition[];
   sources?: Record<string, OptionSource>;
+  /** Events in the app that can start a workflow (`"trigger": {"type": "app", ...}`). */
+  triggers?: TriggerDefinition[];
 }
+
+/**
+ * Where an item stands in the provider's order: an ISO time (compared as text) or a position such as a
+ * sheet's row number. Items before the high-water mark are old whatever the seen-set remembers.
+ */
+export type ItemPosition = string | number;
+
+/** One new item: its stable id, its position, and what the run receives as `trigger`. */
+export interface TriggerItem {
+  id: string;
+  position?: ItemPosition;
+  data: unknown;
+}
+
+interface TriggerCommon<I> {
+  id: string;
+  name: string;
+  description: string;
+  /** Settings the workflow author gives (a repository, a channel); JSON Schema is derived for listings. */
+  input: z.ZodType<I>;
+  /** The item's stable id (dedupe). */
+  itemId: (item: any) => string;
+  /** The item's creation time (ISO) or position; items older than the high-water mark are never new. */
+  itemPosition?: (item: any) => ItemPosition | undefined;
+  /** The run's `trigger` from one raw item; the item itself by default. */
+  output?: (item: any) => unknown;
+}
+
+/** A trigger that asks the provider for recent items every few minutes and starts a run per new one. */
+export interface PollTrigger<I = any> extends TriggerCommon<I> {
+  kind: 'poll';
+  /**
+   * The first page. `since` is the high-water mark of earlier polls (an ISO time or a position) for APIs that
+   * can filter by it; the seen-set still decides what is new, so a coarse filter is fine.
+   */
+  request: (input: I, settings: Record<string, string>, since?: ItemPosition) => HttpRequestSpec;
+  items: (body: unknown, input: I) => unknown[];
+  paging?: Paging;
+  /** How the provider orders the list: newest first (the default: paging stops at a seen item) or oldest first. */
+  order?: 'newest' | 'oldest';
+}
+
+/** A request arriving at an installation's trigger URL, as the provider sent it. */
+export interface TriggerDelivery {
+  headers: Record<string, string | undefined>;
+  rawBody: string;
+  body: unknown;
+}
+
+/** A trigger the provider pushes: subscribed on install, unsubscribed on uninstall. */
+export interface WebhookTrigger<I = any> extends TriggerCommon<I> {
+  kind: 'webhook';
+  /** Creates the subscription toward `hook.url`; `hook.secret` is Inlay's signing secret, for providers that take one. */
+  subscribe: (
+    input: I,
+    hook: { url: string; secret: string },
+    settings: Record<string, string>,
+  ) => HttpRequestSpec;
+  /** The created subscription's id and, for a provider that issues its own signing secret, that secret. */
+  subscription: (res: HttpResponse) => { id: string; secret?: string };
+  unsubscribe: (input: I, subscriptionId: string, settings: Record<string, string>) => HttpRequestSpec;
+  /** Whether a delivery carries a valid signature made with `secret`. */
+  verify: (delivery: TriggerDelivery, secret: string, now: Date) => boolean;
+  /** The new items a verified delivery reports (none for pings and other events). */
+  items: (delivery: TriggerDelivery) => unknown[];
+}
+
+export type TriggerDefinition = PollTrigger | WebhookTrigger;
 
 export type { AuthType };

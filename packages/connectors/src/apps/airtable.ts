@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
 import { bodyLabel, path, withQuery } from './helpers.ts';
 
@@ -23,6 +23,38 @@ interface AirtableRecord {
 }
 const record = (r: AirtableRecord) => ({ id: r.id, createdTime: r.createdTime, fields: r.fields });
 
+/**
+ * https://airtable.com/developers/web/api/list-records, filtered by `CREATED_TIME()` after the last poll and
+ * read oldest first.
+ */
+const newRecord = definePollTrigger({
+  id: 'new_record',
+  name: 'New record',
+  description: 'A record is created in a table (polls GET /{baseId}/{table}).',
+  input: z.object({ baseId, table }),
+  order: 'oldest',
+  request: (input, _settings, since) => ({
+    method: 'GET',
+    path: path`/${input.baseId}/${input.table}`,
+    query: {
+      pageSize: 100,
+      ...(typeof since === 'string' && {
+        filterByFormula: `IS_AFTER(CREATED_TIME(), DATETIME_PARSE('${since.replace(/[^0-9TZ:.-]/g, '')}'))`,
+      }),
+    },
+  }),
+  items: (body) => (body as { records: AirtableRecord[] }).records,
+  itemId: (r: AirtableRecord) => r.id,
+  itemPosition: (r: AirtableRecord) => r.createdTime,
+  output: record,
+  paging: {
+    next: (res, req) => {
+      const offset = (res.body as { offset?: string }).offset;
+      return offset ? withQuery(req, { offset }) : undefined;
+    },
+  },
+});
+
 /** Airtable Web API: https://airtable.com/developers/web/api/introduction */
 export const airtable: ConnectorDefinition = {
   id: 'airtable',
@@ -42,6 +74,7 @@ export const airtable: ConnectorDefinition = {
     tokenAuth: 'basic',
   },
   test: { request: () => ({ method: 'GET', path: '/meta/whoami' }), accountLabel: bodyLabel('email', 'id') },
+  triggers: [newRecord],
   actions: [
     defineAction({
       id: 'create_record',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
 import { bodyLabel, path, withQuery } from './helpers.ts';
 
@@ -33,6 +33,42 @@ const task = (t: Task) => ({
   projects: (t.projects ?? []).map((p) => ({ gid: p.gid, name: p.name ?? null })),
 });
 
+interface NewTask extends Task {
+  created_at: string;
+}
+
+/**
+ * https://developers.asana.com/reference/gettasks for one project, oldest first; `modified_since` bounds it
+ * by the last poll (a new task is modified since).
+ */
+const newTask = definePollTrigger({
+  id: 'new_task',
+  name: 'New task',
+  description: 'A task is added to a project (polls GET /tasks?project=).',
+  input: z.object({ project: gid('project') }),
+  order: 'oldest',
+  request: (input, _settings, since) => ({
+    method: 'GET',
+    path: '/tasks',
+    query: {
+      project: input.project,
+      limit: 100,
+      opt_fields: `${TASK_FIELDS},created_at`,
+      ...(typeof since === 'string' && { modified_since: since }),
+    },
+  }),
+  items: (body) => (body as { data: NewTask[] }).data,
+  itemId: (t: NewTask) => t.gid,
+  itemPosition: (t: NewTask) => t.created_at,
+  output: (t: NewTask) => ({ ...task(t), createdAt: t.created_at }),
+  paging: {
+    next: (res, req) => {
+      const offset = (res.body as { next_page?: { offset?: string } | null }).next_page?.offset;
+      return offset ? withQuery(req, { offset }) : undefined;
+    },
+  },
+});
+
 /** Asana REST API: https://developers.asana.com/reference/rest-api-reference */
 export const asana: ConnectorDefinition = {
   id: 'asana',
@@ -54,6 +90,7 @@ export const asana: ConnectorDefinition = {
     request: () => ({ method: 'GET', path: '/users/me', query: { opt_fields: 'name,email' } }),
     accountLabel: bodyLabel('data.email', 'data.name'),
   },
+  triggers: [newTask],
   actions: [
     defineAction({
       id: 'create_task',

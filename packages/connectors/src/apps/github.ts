@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger, defineWebhookTrigger } from '../define.ts';
+import { verifyGithubSignature } from '../triggers/signatures.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
 import { bodyLabel, joinMessages, linkHeaderNext, path } from './helpers.ts';
 
@@ -46,6 +47,115 @@ const issue = (i: Issue) => ({
   labels: (i.labels ?? []).map((l) => (typeof l === 'string' ? l : l.name)),
   assignees: (i.assignees ?? []).map((a) => a.login),
   createdAt: i.created_at,
+});
+
+interface Pull {
+  id: number;
+  number: number;
+  title: string;
+  state: string;
+  html_url: string;
+  body?: string | null;
+  draft?: boolean;
+  user?: { login: string };
+  head?: { ref: string };
+  base?: { ref: string };
+  created_at: string;
+}
+const pull = (p: Pull) => ({
+  id: p.id,
+  number: p.number,
+  title: p.title,
+  state: p.state,
+  url: p.html_url,
+  body: p.body ?? null,
+  draft: p.draft ?? false,
+  author: p.user?.login,
+  head: p.head?.ref,
+  base: p.base?.ref,
+  createdAt: p.created_at,
+});
+
+/** A trigger's repository: `owner` and `repo` (or `repo` as "owner/name"). */
+const repoTriggerInput = z.object(repoInput).refine(hasOwner, ownerMessage);
+const byCreated = { state: 'all', sort: 'created', direction: 'desc', per_page: 100 };
+const common = {
+  input: repoTriggerInput,
+  itemId: (i: { id: number }) => String(i.id),
+  itemPosition: (i: { created_at: string }) => i.created_at,
+};
+
+/** https://docs.github.com/en/rest/issues/issues#list-repository-issues (pull requests filtered out) */
+const newIssue = definePollTrigger({
+  ...common,
+  id: 'new_issue',
+  name: 'New issue',
+  description: 'An issue is opened in a repository (polls GET /repos/{owner}/{repo}/issues).',
+  request: (input) => ({ method: 'GET', path: `${repoPath(input)}/issues`, query: byCreated }),
+  items: (body) => (body as Issue[]).filter((i) => !i.pull_request),
+  output: issue,
+  paging: { next: linkHeaderNext },
+});
+
+/** https://docs.github.com/en/rest/pulls/pulls#list-pull-requests */
+const newPullRequest = definePollTrigger({
+  ...common,
+  id: 'new_pull_request',
+  name: 'New pull request',
+  description: 'A pull request is opened in a repository (polls GET /repos/{owner}/{repo}/pulls).',
+  request: (input) => ({ method: 'GET', path: `${repoPath(input)}/pulls`, query: byCreated }),
+  items: (body) => body as Pull[],
+  output: pull,
+  paging: { next: linkHeaderNext },
+});
+
+/**
+ * A repository webhook (https://docs.github.com/en/rest/repos/webhooks#create-a-repository-webhook) for one
+ * event; GitHub signs each delivery with the secret given here (`X-Hub-Signature-256`).
+ */
+const repoHook = (event: 'issues' | 'pull_request', pick: (body: any) => unknown) => ({
+  input: repoTriggerInput,
+  subscribe: (input: z.output<typeof repoTriggerInput>, hook: { url: string; secret: string }) => ({
+    method: 'POST' as const,
+    path: `${repoPath(input)}/hooks`,
+    body: {
+      name: 'web',
+      active: true,
+      events: [event],
+      config: { url: hook.url, content_type: 'json', secret: hook.secret, insecure_ssl: '0' },
+    },
+  }),
+  subscription: (res: HttpResponse) => ({ id: String((res.body as { id: number }).id) }),
+  unsubscribe: (input: z.output<typeof repoTriggerInput>, id: string) => ({
+    method: 'DELETE' as const,
+    path: `${repoPath(input)}${path`/hooks/${id}`}`,
+  }),
+  verify: (d: { headers: Record<string, string | undefined>; rawBody: string }, secret: string) =>
+    verifyGithubSignature(d.headers['x-hub-signature-256'], d.rawBody, secret),
+  // Only "opened" of the event is new; pings and edits start nothing.
+  items: (d: { headers: Record<string, string | undefined>; body: unknown }) => {
+    const b = d.body as { action?: string } | null;
+    const item = d.headers['x-github-event'] === event && b?.action === 'opened' ? pick(b) : undefined;
+    return item ? [item] : [];
+  },
+  itemId: common.itemId,
+  itemPosition: common.itemPosition,
+});
+
+const newIssueWebhook = defineWebhookTrigger({
+  ...repoHook('issues', (b) => b.issue),
+  id: 'new_issue_webhook',
+  name: 'New issue (instant)',
+  description: 'An issue is opened in a repository (repository webhook, issues event).',
+  output: issue,
+});
+
+const newPullRequestWebhook = defineWebhookTrigger({
+  ...repoHook('pull_request', (b) => b.pull_request),
+  id: 'new_pull_request_webhook',
+  name: 'New pull request (instant)',
+  description: 'A pull request is opened in a repository (repository webhook, pull_request event).',
+  output: pull,
 });
 
 /** GitHub REST API: https://docs.github.com/en/rest */
@@ -150,6 +260,7 @@ export const github: ConnectorDefinition = {
       output: (res) => (res.body as Issue[]).filter((i) => !i.pull_request).map(issue),
     }),
   ],
+  triggers: [newIssue, newPullRequest, newIssueWebhook, newPullRequestWebhook],
   sources: {
     repositories: {
       description: 'Repositories the user can push to',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
 import { googleOAuth } from './google.ts';
 import { bodyLabel, emailEnvelope, path } from './helpers.ts';
@@ -53,6 +53,43 @@ function plainText(part: Part | undefined): string | null {
 
 const METADATA = ['From', 'To', 'Cc', 'Subject', 'Date'];
 
+/**
+ * https://developers.google.com/workspace/gmail/api/reference/rest/v1/users.messages/list: ids only, newest
+ * first; `after:` (seconds) bounds it by the last poll. A step reads the message with get_message.
+ */
+const newEmail = definePollTrigger({
+  id: 'new_email',
+  name: 'New email',
+  description: 'An email arrives in the inbox (polls GET /users/me/messages).',
+  input: z.object({
+    query: z
+      .string()
+      .max(500)
+      .default('in:inbox')
+      .describe('Gmail search, e.g. in:inbox from:billing@acme.com'),
+  }),
+  request: (input, _settings, since) => ({
+    method: 'GET',
+    path: '/users/me/messages',
+    query: {
+      q:
+        typeof since === 'string'
+          ? `${input.query} after:${Math.floor(Date.parse(since) / 1000)}`
+          : input.query,
+      maxResults: 100,
+    },
+  }),
+  items: (body) => (body as { messages?: { id: string; threadId: string }[] }).messages ?? [],
+  itemId: (m: { id: string }) => m.id,
+  output: (m: { id: string; threadId: string }) => ({ id: m.id, threadId: m.threadId }),
+  paging: {
+    next: (res, req) => {
+      const pageToken = (res.body as { nextPageToken?: string }).nextPageToken;
+      return pageToken ? { ...req, query: { ...req.query, pageToken } } : undefined;
+    },
+  },
+});
+
 /** Gmail API v1: https://developers.google.com/gmail/api/reference/rest */
 export const gmail: ConnectorDefinition = {
   id: 'gmail',
@@ -71,6 +108,7 @@ export const gmail: ConnectorDefinition = {
     request: () => ({ method: 'GET', path: '/users/me/profile' }),
     accountLabel: bodyLabel('emailAddress'),
   },
+  triggers: [newEmail],
   actions: [
     defineAction({
       id: 'send_email',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
 import { driveFileSource, googleOAuth } from './google.ts';
 import { bodyLabel, path } from './helpers.ts';
@@ -25,6 +25,56 @@ function asObjects(values: unknown[][]): Record<string, unknown>[] {
   const [header = [], ...rows] = values;
   return rows.map((row) => Object.fromEntries(header.map((h, i) => [String(h), row[i] ?? null])));
 }
+
+interface SheetRow {
+  row: number;
+  values: unknown[];
+  header: unknown[];
+}
+
+/**
+ * https://developers.google.com/sheets/api/reference/rest/v4/spreadsheets.values/get: a row's position is its
+ * number, so each poll reads only the header and the rows after the last one seen.
+ */
+const newRow = definePollTrigger({
+  id: 'new_row',
+  name: 'New row',
+  description: 'A row is added at the bottom of a sheet (polls GET /spreadsheets/{id}/values/{range}).',
+  input: z.object({
+    spreadsheetId,
+    sheet: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[^'!]+$/, 'must be a sheet name without quotes or !')
+      .describe('Sheet (tab) name; its first row is the header'),
+  }),
+  order: 'oldest',
+  request: (input, _settings, since) => ({
+    method: 'GET',
+    path: path`/spreadsheets/${input.spreadsheetId}/values:batchGet`,
+    query: {
+      ranges: [`'${input.sheet}'!1:1`, `'${input.sheet}'!A${typeof since === 'number' ? since + 1 : 2}:ZZ`],
+      majorDimension: 'ROWS',
+    },
+  }),
+  items: (body) => {
+    const [head, rows] = (body as { valueRanges: { range: string; values?: unknown[][] }[] }).valueRanges;
+    const first = Number(/![A-Z]*(\d+)/.exec(rows?.range ?? '')?.[1] ?? 2);
+    return (rows?.values ?? []).map((values, i) => ({
+      row: first + i,
+      values,
+      header: head?.values?.[0] ?? [],
+    }));
+  },
+  itemId: (r: SheetRow) => String(r.row),
+  itemPosition: (r: SheetRow) => r.row,
+  output: (r: SheetRow) => ({
+    row: r.row,
+    values: r.values,
+    fields: Object.fromEntries(r.header.map((h, i) => [String(h), r.values[i] ?? null])),
+  }),
+});
 
 /** Google Sheets API v4 (and Drive v3 to list spreadsheets): https://developers.google.com/sheets/api/reference/rest */
 export const googleSheets: ConnectorDefinition = {
@@ -53,6 +103,7 @@ export const googleSheets: ConnectorDefinition = {
     }),
     accountLabel: bodyLabel('user.emailAddress', 'user.displayName'),
   },
+  triggers: [newRow],
   actions: [
     defineAction({
       id: 'append_row',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
 import { bodyLabel, path, withQuery } from './helpers.ts';
 
@@ -24,6 +24,39 @@ const extraProperties = z
   .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
   .optional()
   .describe('More properties by internal name, e.g. {"lifecyclestage":"lead"}');
+
+const CONTACT_PROPS = ['email', 'firstname', 'lastname', 'phone', 'company', 'createdate'];
+
+/** https://developers.hubspot.com/docs/api/crm/search: newest first by `createdate`. */
+const newContact = definePollTrigger({
+  id: 'new_contact',
+  name: 'New contact',
+  description: 'A contact is created in HubSpot (polls POST /crm/v3/objects/contacts/search).',
+  input: z.object({}),
+  request: (_input, _settings, since) => ({
+    method: 'POST',
+    path: '/crm/v3/objects/contacts/search',
+    body: {
+      filterGroups:
+        typeof since === 'string'
+          ? [{ filters: [{ propertyName: 'createdate', operator: 'GTE', value: String(Date.parse(since)) }] }]
+          : [],
+      sorts: [{ propertyName: 'createdate', direction: 'DESCENDING' }],
+      properties: CONTACT_PROPS,
+      limit: 100,
+    },
+  }),
+  items: (body) => (body as { results: CrmObject[] }).results,
+  itemId: (o: CrmObject) => o.id,
+  itemPosition: (o: CrmObject) => o.createdAt,
+  output: (o: CrmObject) => ({ id: o.id, properties: o.properties, createdAt: o.createdAt }),
+  paging: {
+    next: (res, req) => {
+      const a = after(res);
+      return a ? { ...req, body: { ...(req.body as object), after: a } } : undefined;
+    },
+  },
+});
 
 /** HubSpot CRM API v3: https://developers.hubspot.com/docs/api/crm/contacts */
 export const hubspot: ConnectorDefinition = {
@@ -56,6 +89,7 @@ export const hubspot: ConnectorDefinition = {
       return id ? `Portal ${id}` : undefined;
     },
   },
+  triggers: [newContact],
   actions: [
     defineAction({
       id: 'create_contact',

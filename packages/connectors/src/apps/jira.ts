@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
 import { bodyLabel, joinMessages, path, withQuery } from './helpers.ts';
 
@@ -67,6 +67,41 @@ const issue = (i: JiraIssue) => ({
   updated: i.fields.updated,
 });
 
+/** Jira's JQL time format, in UTC ("yyyy-MM-dd HH:mm"): coarse, so the seen-set drops the overlap. */
+const jqlTime = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+
+/** https://developer.atlassian.com/cloud/jira/platform/rest/v3/api-group-issue-search/: newest first. */
+const newIssue = definePollTrigger({
+  id: 'new_issue',
+  name: 'New issue',
+  description: 'An issue is created in a project (polls GET /search/jql).',
+  input: z.object({
+    project: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]+$/)
+      .describe('Project key, e.g. ENG'),
+  }),
+  request: (input, _settings, since) => ({
+    method: 'GET',
+    path: '/search/jql',
+    query: {
+      jql: `project = "${input.project}"${typeof since === 'string' ? ` AND created >= "${jqlTime(new Date(since).toISOString())}"` : ''} ORDER BY created DESC`,
+      maxResults: 100,
+      fields: FIELDS,
+    },
+  }),
+  items: (body) => (body as { issues: JiraIssue[] }).issues,
+  itemId: (i: JiraIssue) => i.id,
+  itemPosition: (i: JiraIssue) => (i.fields.created ? new Date(i.fields.created).toISOString() : undefined),
+  output: issue,
+  paging: {
+    next: (res, req) => {
+      const token = (res.body as { nextPageToken?: string }).nextPageToken;
+      return token ? withQuery(req, { nextPageToken: token }) : undefined;
+    },
+  },
+});
+
 /** Jira Cloud REST API v3: https://developer.atlassian.com/cloud/jira/platform/rest/v3/ */
 export const jira: ConnectorDefinition = {
   id: 'jira',
@@ -115,6 +150,7 @@ export const jira: ConnectorDefinition = {
       ...Object.entries(b.errors ?? {}).map(([field, msg]) => `${field}: ${msg}`),
     ]);
   },
+  triggers: [newIssue],
   actions: [
     defineAction({
       id: 'create_issue',

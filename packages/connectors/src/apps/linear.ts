@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
 import { bodyLabel, graphql, graphqlError } from './helpers.ts';
 
@@ -13,6 +13,46 @@ const TEAMS = `query Teams($after: String) {
 const data = <T>(res: HttpResponse) => (res.body as { data: T }).data;
 
 const issueRef = z.string().min(1).describe('Issue id or identifier, e.g. ENG-123');
+
+const NEW_ISSUES = `query NewIssues($after: String, $filter: IssueFilter) {
+  issues(first: 50, after: $after, filter: $filter, orderBy: createdAt) {
+    nodes { ${ISSUE_FIELDS} } pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+interface LinearIssue {
+  id: string;
+  createdAt: string;
+}
+
+/** https://linear.app/developers/pagination: `orderBy: createdAt` lists newest first. */
+const newIssue = definePollTrigger({
+  id: 'new_issue',
+  name: 'New issue',
+  description: 'An issue is created, in one team or any (polls the issues query).',
+  input: z.object({ teamId: z.string().min(1).optional().describe('Team id; every team when omitted') }),
+  request: (input, _settings, since) =>
+    graphql(NEW_ISSUES, {
+      after: null,
+      filter: {
+        ...(input.teamId && { team: { id: { eq: input.teamId } } }),
+        ...(typeof since === 'string' && { createdAt: { gte: since } }),
+      },
+    }),
+  items: (body) => (body as { data: { issues: { nodes: LinearIssue[] } } }).data.issues.nodes,
+  itemId: (i: LinearIssue) => i.id,
+  itemPosition: (i: LinearIssue) => i.createdAt,
+  paging: {
+    next: (res, req) => {
+      const page = data<{ issues: { pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(res)
+        .issues.pageInfo;
+      const vars = (req.body as { variables: Record<string, unknown> }).variables;
+      return page.hasNextPage && page.endCursor
+        ? graphql(NEW_ISSUES, { ...vars, after: page.endCursor })
+        : undefined;
+    },
+  },
+});
 
 /** Linear GraphQL API: https://linear.app/developers/graphql */
 export const linear: ConnectorDefinition = {
@@ -38,6 +78,7 @@ export const linear: ConnectorDefinition = {
   },
   // Errors come with HTTP 200 or 400; RATELIMITED is worth a retry.
   checkResponse: (res) => graphqlError(res, 'RATELIMITED'),
+  triggers: [newIssue],
   actions: [
     defineAction({
       id: 'create_issue',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
 import { bodyLabel, path, withBody } from './helpers.ts';
 
@@ -81,6 +81,38 @@ const page = (p: Page) => ({
   properties: Object.fromEntries(Object.entries(p.properties ?? {}).map(([k, v]) => [k, plainValue(v)])),
 });
 
+/**
+ * https://developers.notion.com/reference/post-database-query, newest first by creation, filtered to pages
+ * created on or after the last poll.
+ */
+const newPage = definePollTrigger({
+  id: 'new_page',
+  name: 'New database item',
+  description: 'A page is added to a database (polls POST /databases/{id}/query).',
+  input: z.object({ databaseId: notionId('database') }),
+  request: (input, _settings, since) => ({
+    method: 'POST',
+    path: path`/databases/${input.databaseId}/query`,
+    body: {
+      sorts: [{ timestamp: 'created_time', direction: 'descending' }],
+      ...(typeof since === 'string' && {
+        filter: { timestamp: 'created_time', created_time: { on_or_after: since } },
+      }),
+      page_size: 100,
+    },
+  }),
+  items: (body) => (body as { results: Page[] }).results,
+  itemId: (p: Page) => p.id,
+  itemPosition: (p: Page) => p.created_time,
+  output: page,
+  paging: {
+    next: (res, req) => {
+      const b = res.body as { has_more?: boolean; next_cursor?: string | null };
+      return b.has_more && b.next_cursor ? withBody(req, { start_cursor: b.next_cursor }) : undefined;
+    },
+  },
+});
+
 /** Notion API (version 2022-06-28): https://developers.notion.com/reference/intro */
 export const notion: ConnectorDefinition = {
   id: 'notion',
@@ -106,6 +138,7 @@ export const notion: ConnectorDefinition = {
     request: () => ({ method: 'GET', path: '/users/me' }),
     accountLabel: bodyLabel('bot.workspace_name', 'name'),
   },
+  triggers: [newPage],
   actions: [
     defineAction({
       id: 'create_database_item',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
 import { bodyLabel, graphql, graphqlError, joinMessages } from './helpers.ts';
 
@@ -45,6 +45,56 @@ interface Order {
   lineItems: { nodes: { title: string; quantity: number; sku: string | null }[] };
 }
 
+const NEW_ORDERS = `query NewOrders($after: String, $query: String) {
+  orders(first: 50, after: $after, query: $query, sortKey: CREATED_AT, reverse: true) {
+    nodes {
+      id name email createdAt displayFinancialStatus displayFulfillmentStatus tags
+      totalPriceSet { shopMoney { amount currencyCode } }
+      customer { id email }
+      lineItems(first: 100) { nodes { title quantity sku } }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+const orderOutput = (o: Order) => {
+  const { totalPriceSet, lineItems, ...rest } = o;
+  return {
+    ...rest,
+    total: totalPriceSet.shopMoney.amount,
+    currency: totalPriceSet.shopMoney.currencyCode,
+    lineItems: lineItems.nodes,
+  };
+};
+
+/** https://shopify.dev/docs/api/admin-graphql/latest/queries/orders, newest first. */
+const newOrder = definePollTrigger({
+  id: 'new_order',
+  name: 'New order',
+  description: 'An order is placed in the store (polls the orders query).',
+  input: z.object({}),
+  request: (_input, _settings, since) =>
+    graphql(
+      NEW_ORDERS,
+      { after: null, query: typeof since === 'string' ? `created_at:>='${since}'` : null },
+      GRAPHQL,
+    ),
+  items: (body) => (body as { data: { orders: { nodes: Order[] } } }).data.orders.nodes,
+  itemId: (o: Order) => o.id,
+  itemPosition: (o: Order) => o.createdAt,
+  output: orderOutput,
+  paging: {
+    next: (res, req) => {
+      const page = data<{ orders: { pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(res)
+        .orders.pageInfo;
+      const vars = (req.body as { variables: Record<string, unknown> }).variables;
+      return page.hasNextPage && page.endCursor
+        ? graphql(NEW_ORDERS, { ...vars, after: page.endCursor }, GRAPHQL)
+        : undefined;
+    },
+  },
+});
+
 /** Shopify GraphQL Admin API: https://shopify.dev/docs/api/admin-graphql */
 export const shopify: ConnectorDefinition = {
   id: 'shopify',
@@ -87,6 +137,7 @@ export const shopify: ConnectorDefinition = {
     const errors = (res.body as { errors?: unknown } | null)?.errors;
     return typeof errors === 'string' ? errors : undefined;
   },
+  triggers: [newOrder],
   actions: [
     defineAction({
       id: 'create_customer',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
 import { bodyLabel } from './helpers.ts';
 
@@ -13,6 +14,50 @@ const SLACK_AUTH_ERRORS = new Set([
   'token_expired',
   'account_inactive',
 ]);
+
+interface SlackMessage {
+  ts: string;
+  text?: string;
+  user?: string;
+  thread_ts?: string;
+  subtype?: string;
+}
+const tsTime = (ts: string) => new Date(Number(ts) * 1000).toISOString();
+
+/** https://api.slack.com/methods/conversations.history: newest first; `oldest` bounds it by the last poll. */
+const newMessage = definePollTrigger({
+  id: 'new_message',
+  name: 'New message',
+  description: 'A message is posted in a channel (polls conversations.history).',
+  input: z.object({ channel: z.string().min(1).describe('Channel id, e.g. C0123456') }),
+  request: (input, _settings, since) => ({
+    method: 'GET',
+    path: '/conversations.history',
+    query: {
+      channel: input.channel,
+      limit: 200,
+      ...(typeof since === 'string' && { oldest: (Date.parse(since) / 1000).toFixed(6), inclusive: true }),
+    },
+  }),
+  items: (body) => (body as { messages: SlackMessage[] }).messages,
+  // A message's ts is unique within its channel.
+  itemId: (m: SlackMessage) => m.ts,
+  itemPosition: (m: SlackMessage) => tsTime(m.ts),
+  output: (m: SlackMessage) => ({
+    ts: m.ts,
+    text: m.text ?? '',
+    user: m.user ?? null,
+    threadTs: m.thread_ts ?? null,
+    subtype: m.subtype ?? null,
+    postedAt: tsTime(m.ts),
+  }),
+  paging: {
+    next: (res, req) => {
+      const cursor = nextCursor(res);
+      return cursor ? { ...req, query: { ...req.query, cursor } } : undefined;
+    },
+  },
+});
 
 /** Slack Web API: https://api.slack.com/methods */
 export const slack: ConnectorDefinition = {
@@ -41,6 +86,7 @@ export const slack: ConnectorDefinition = {
     const error = b.error ?? 'Slack reported an error';
     return SLACK_AUTH_ERRORS.has(error) ? { message: error, auth: true } : error;
   },
+  triggers: [newMessage],
   actions: [
     {
       id: 'post_message',

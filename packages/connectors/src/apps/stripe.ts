@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger, defineWebhookTrigger } from '../define.ts';
+import { verifyStripeSignature } from '../triggers/signatures.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { bodyLabel, withQuery } from './helpers.ts';
+import { bodyLabel, path, withQuery } from './helpers.ts';
 
 const ZERO_DECIMAL = new Set('bif clp djf gnf jpy kmf krw mga pyg rwf ugx vnd vuv xaf xof xpf'.split(' '));
 
@@ -45,6 +46,66 @@ interface Price {
   recurring?: { interval: string; interval_count: number } | null;
   product?: string | { name?: string };
 }
+
+const customerPosition = (c: Customer) => new Date(c.created * 1000).toISOString();
+
+/** List customers, newest first: https://docs.stripe.com/api/customers/list */
+const newCustomer = definePollTrigger({
+  id: 'new_customer',
+  name: 'New customer',
+  description: 'A new customer is created in Stripe (polls GET /v1/customers).',
+  input: z.object({}),
+  request: (_input, _settings, since) => ({
+    method: 'GET',
+    path: '/customers',
+    query: {
+      limit: 100,
+      // Same-second customers of the last poll come back; the seen-set drops them.
+      ...(typeof since === 'string' && { 'created[gte]': Math.floor(Date.parse(since) / 1000) }),
+    },
+  }),
+  items: (body) => (body as { data: Customer[] }).data,
+  itemId: (c: Customer) => c.id,
+  itemPosition: customerPosition,
+  output: customer,
+  paging: {
+    next: (res, req) => {
+      const b = res.body as { has_more?: boolean; data?: { id: string }[] };
+      const last = b.data?.at(-1)?.id;
+      return b.has_more && last ? withQuery(req, { starting_after: last }) : undefined;
+    },
+  },
+});
+
+/**
+ * The same event pushed by a webhook endpoint: https://docs.stripe.com/api/webhook_endpoints/create. Stripe
+ * issues the signing secret (`whsec_…`) in the create answer and signs each event with `Stripe-Signature`.
+ */
+const newCustomerWebhook = defineWebhookTrigger({
+  id: 'new_customer_webhook',
+  name: 'New customer (instant)',
+  description: 'A new customer is created in Stripe (webhook endpoint for customer.created).',
+  input: z.object({}),
+  subscribe: (_input, hook) => ({
+    method: 'POST',
+    path: '/webhook_endpoints',
+    bodyType: 'form',
+    body: { url: hook.url, enabled_events: ['customer.created'], description: 'Inlay' },
+  }),
+  subscription: (res) => {
+    const b = res.body as { id: string; secret?: string };
+    return { id: b.id, secret: b.secret };
+  },
+  unsubscribe: (_input, id) => ({ method: 'DELETE', path: path`/webhook_endpoints/${id}` }),
+  verify: (d, secret, now) => verifyStripeSignature(d.headers['stripe-signature'], d.rawBody, secret, now),
+  items: (d) => {
+    const e = d.body as { type?: string; data?: { object?: Customer } };
+    return e.type === 'customer.created' && e.data?.object ? [e.data.object] : [];
+  },
+  itemId: (c: Customer) => c.id,
+  itemPosition: customerPosition,
+  output: customer,
+});
 
 /** Stripe API: https://docs.stripe.com/api */
 export const stripe: ConnectorDefinition = {
@@ -141,6 +202,7 @@ export const stripe: ConnectorDefinition = {
       output: (res) => (res.body as { data: Customer[] }).data.map(customer),
     }),
   ],
+  triggers: [newCustomer, newCustomerWebhook],
   sources: {
     prices: {
       description: 'Active prices, with their product',

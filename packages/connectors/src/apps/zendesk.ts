@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAction } from '../define.ts';
+import { defineAction, definePollTrigger } from '../define.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
 import { bodyLabel, joinMessages, path, withQuery } from './helpers.ts';
 
@@ -49,6 +49,30 @@ function zendeskError(res: HttpResponse): string | undefined {
   return joinMessages(details.length ? details : [b.description ?? b.error]);
 }
 
+/**
+ * https://developer.zendesk.com/api-reference/ticketing/tickets/tickets/#list-tickets with cursor paging,
+ * newest first by id (ids grow with creation).
+ */
+const newTicket = definePollTrigger({
+  id: 'new_ticket',
+  name: 'New ticket',
+  description: 'A ticket is created (polls GET /tickets.json).',
+  input: z.object({}),
+  request: () => ({ method: 'GET', path: '/tickets.json', query: { 'page[size]': 100, sort: '-id' } }),
+  items: (body) => (body as { tickets: Ticket[] }).tickets,
+  itemId: (t: Ticket) => String(t.id),
+  itemPosition: (t: Ticket) => new Date(t.created_at).toISOString(),
+  output: ticket,
+  paging: {
+    next: (res, req) => {
+      const meta = (res.body as { meta?: { has_more?: boolean; after_cursor?: string | null } }).meta;
+      return meta?.has_more && meta.after_cursor
+        ? withQuery(req, { 'page[after]': meta.after_cursor })
+        : undefined;
+    },
+  },
+});
+
 /** Zendesk Support API: https://developer.zendesk.com/api-reference/ticketing/introduction/ */
 export const zendesk: ConnectorDefinition = {
   id: 'zendesk',
@@ -89,6 +113,7 @@ export const zendesk: ConnectorDefinition = {
     accountLabel: bodyLabel('user.email', 'user.name'),
   },
   errorMessage: zendeskError,
+  triggers: [newTicket],
   actions: [
     defineAction({
       id: 'create_ticket',

@@ -1,0 +1,18 @@
+export {
+  githubSignature,
+  STRIPE_TOLERANCE_S,
+  stripeSignature,
+  verifyGithubSignature,
+  verifyStripeSignature,
+} from './signatures.ts';
+export {
+  comparePositions,
+  findTrigger,
+  MAX_ITEMS_PER_POLL,
+  type PollOptions,
+  pollTrigger,
+  receiveTrigger,
+  subscribeTrigger,
+  triggerInputProblem,
+  unsubscribeTrigger,
+} from './trigger-runtime.ts';

@@ -1,0 +1,204 @@
+import { ConnectorError } from '../errors.ts';
+import type { CallOptions, ConnectorRuntime } from '../runtime.ts';
+import type {
+  ConnectorDefinition,
+  HttpRequestSpec,
+  ItemPosition,
+  PollTrigger,
+  TriggerDefinition,
+  TriggerDelivery,
+  TriggerItem,
+  WebhookTrigger,
+} from '../types.ts';
+
+/** Most items one poll reads (pages stop earlier at a seen item); the rest wait for the next poll. */
+export const MAX_ITEMS_PER_POLL = 500;
+const MAX_PAGES = 10;
+
+const fail = (message: string, code = 'invalid_input') =>
+  new ConnectorError(message, { code, transient: false });
+
+/** A connector's trigger, or a ConnectorError naming what is missing. */
+export function findTrigger(runtime: ConnectorRuntime, connectorId: string, triggerId: string) {
+  const def = runtime.get(connectorId);
+  if (!def) throw fail(`Unknown connector ${connectorId}`, 'unknown_connector');
+  const trigger = def.triggers?.find((t) => t.id === triggerId);
+  if (!trigger) throw fail(`${def.name} has no trigger ${triggerId}`, 'unknown_trigger');
+  return { def, trigger };
+}
+
+/** Why a trigger's input is refused (`path: message`), or undefined when it is valid. */
+export function triggerInputProblem(trigger: TriggerDefinition, input: unknown): string | undefined {
+  const r = trigger.input.safeParse(input ?? {});
+  if (r.success) return undefined;
+  const issue = r.error.issues[0];
+  return `${issue?.path.length ? issue.path.join('.') : 'input'}: ${issue?.message}`;
+}
+
+function parseInput(trigger: TriggerDefinition, input: unknown) {
+  const r = trigger.input.safeParse(input ?? {});
+  if (!r.success) throw fail(`Invalid trigger input: ${triggerInputProblem(trigger, input)}`);
+  return r.data;
+}
+
+/** Reads id, position and run data of one raw item; an item without an id is the provider's failure. */
+function toItem(trigger: TriggerDefinition, raw: unknown): TriggerItem {
+  const id = trigger.itemId(raw);
+  if (typeof id !== 'string' || id === '') throw fail('an item has no id', 'provider_error');
+  const position = trigger.itemPosition?.(raw);
+  return {
+    id,
+    ...(position !== undefined ? { position } : {}),
+    data: trigger.output ? trigger.output(raw) : raw,
+  };
+}
+
+/** Orders positions: numbers numerically, ISO times as text. */
+export const comparePositions = (a: ItemPosition, b: ItemPosition) =>
+  typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : String(a) < String(b)
+      ? -1
+      : String(a) > String(b)
+        ? 1
+        : 0;
+
+export interface PollOptions extends CallOptions {
+  /** The high-water mark of earlier polls. */
+  since?: ItemPosition;
+  /** Whether an id was already seen: paging of a newest-first list stops at the first page holding one. */
+  seen?: (id: string) => boolean;
+  maxItems?: number;
+}
+
+/**
+ * Lists a poll trigger's recent items, following pages until a seen item (newest-first lists) or the cap.
+ * Returns every item read, oldest first; the caller decides which are new.
+ */
+export async function pollTrigger(
+  runtime: ConnectorRuntime,
+  connectorId: string,
+  triggerId: string,
+  input: unknown,
+  opts: PollOptions = {},
+): Promise<TriggerItem[]> {
+  const { def, trigger } = findTrigger(runtime, connectorId, triggerId);
+  if (trigger.kind !== 'poll')
+    throw fail(`${def.name} ${triggerId} is not a polling trigger`, 'unknown_trigger');
+  const parsed = parseInput(trigger, input);
+  const max = opts.maxItems ?? MAX_ITEMS_PER_POLL;
+  const out: TriggerItem[] = [];
+  let req: HttpRequestSpec | undefined = trigger.request(
+    parsed,
+    runtime.settings(def, opts.credential),
+    opts.since,
+  );
+  let call: CallOptions = opts;
+  const refresh = opts.onUnauthorized;
+  if (refresh)
+    call = {
+      ...opts,
+      onUnauthorized: async () => {
+        const fresh = await refresh();
+        if (fresh) call = { ...call, credential: fresh };
+        return fresh;
+      },
+    };
+  for (let page = 0; req && page < (trigger.paging?.maxPages ?? MAX_PAGES) && out.length < max; page++) {
+    const res = await runtime.request(def, req, call);
+    const items = readItems(def, trigger, res.body, parsed);
+    out.push(...items);
+    if (trigger.order !== 'oldest' && opts.seen && items.some((i) => opts.seen!(i.id))) break;
+    if (trigger.order !== 'oldest' && opts.since !== undefined && items.some((i) => isBefore(i, opts.since!)))
+      break;
+    req = trigger.paging?.next(res, req);
+  }
+  const read = out.slice(0, max);
+  return trigger.order === 'oldest' ? read : read.reverse();
+}
+
+const isBefore = (item: TriggerItem, since: ItemPosition) =>
+  item.position !== undefined && comparePositions(item.position, since) < 0;
+
+function readItems(
+  def: ConnectorDefinition,
+  trigger: PollTrigger | WebhookTrigger,
+  body: unknown,
+  input: unknown,
+) {
+  try {
+    const raw = trigger.kind === 'poll' ? trigger.items(body, input) : [];
+    return raw.map((r) => toItem(trigger, r));
+  } catch (err) {
+    if (err instanceof ConnectorError) throw err;
+    throw fail(`${def.name} answered ${trigger.id} in a shape it does not use`, 'provider_error');
+  }
+}
+
+function webhookTrigger(runtime: ConnectorRuntime, connectorId: string, triggerId: string) {
+  const { def, trigger } = findTrigger(runtime, connectorId, triggerId);
+  if (trigger.kind !== 'webhook')
+    throw fail(`${def.name} ${triggerId} is not a webhook trigger`, 'unknown_trigger');
+  return { def, trigger };
+}
+
+/** Subscribes a webhook trigger toward `hook.url`; returns the provider's subscription id and signing secret. */
+export async function subscribeTrigger(
+  runtime: ConnectorRuntime,
+  connectorId: string,
+  triggerId: string,
+  input: unknown,
+  hook: { url: string; secret: string },
+  opts: CallOptions = {},
+): Promise<{ id: string; secret: string }> {
+  const { def, trigger } = webhookTrigger(runtime, connectorId, triggerId);
+  const parsed = parseInput(trigger, input);
+  const res = await runtime.request(
+    def,
+    trigger.subscribe(parsed, hook, runtime.settings(def, opts.credential)),
+    opts,
+  );
+  const sub = trigger.subscription(res);
+  if (!sub?.id) throw fail(`${def.name} created no subscription id`, 'provider_error');
+  return { id: String(sub.id), secret: sub.secret ?? hook.secret };
+}
+
+/** Removes a subscription; one the provider no longer knows (404, 410) counts as removed. */
+export async function unsubscribeTrigger(
+  runtime: ConnectorRuntime,
+  connectorId: string,
+  triggerId: string,
+  input: unknown,
+  subscriptionId: string,
+  opts: CallOptions = {},
+): Promise<void> {
+  const { def, trigger } = webhookTrigger(runtime, connectorId, triggerId);
+  const parsed = parseInput(trigger, input);
+  try {
+    await runtime.request(
+      def,
+      trigger.unsubscribe(parsed, subscriptionId, runtime.settings(def, opts.credential)),
+      opts,
+    );
+  } catch (err) {
+    if (err instanceof ConnectorError && (err.statusCode === 404 || err.statusCode === 410)) return;
+    throw err;
+  }
+}
+
+/**
+ * Verifies a delivery's signature and reads its items (oldest first as delivered); undefined when the
+ * signature is missing or wrong.
+ */
+export function receiveTrigger(
+  runtime: ConnectorRuntime,
+  connectorId: string,
+  triggerId: string,
+  delivery: TriggerDelivery,
+  secret: string,
+  now = new Date(),
+): TriggerItem[] | undefined {
+  const { trigger } = webhookTrigger(runtime, connectorId, triggerId);
+  if (!trigger.verify(delivery, secret, now)) return undefined;
+  return trigger.items(delivery).map((r) => toItem(trigger, r));
+}
