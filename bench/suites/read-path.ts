@@ -14,7 +14,10 @@ interface Seeded {
   workflowId: string;
 }
 
-/** `/workflows`, `/logs?limit=30` and `/token` against a bare Express handler serving the same bytes. */
+/**
+ * `/workflows`, `/logs?limit=30` and `/token`, with the rate limiter on as deployed, against a bare Express
+ * handler serving the same bytes; on PostgreSQL also the limiter's own cost (the same service without it).
+ */
 export async function readPath(opts: {
   quick: boolean;
   store: 'postgres' | 'pglite';
@@ -22,7 +25,7 @@ export async function readPath(opts: {
   const suite = `read path (${opts.store})`;
   const databaseUrl = opts.store === 'postgres' ? await freshBenchDatabase() : undefined;
   const env = databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' };
-  const svc = await startChild<Seeded>('servers/service.ts', [], env);
+  const svc = await startChild<Seeded>('servers/service.ts', ['--limiter', 'on'], env);
   const bare: { stop(): Promise<void>; info: { url: string } }[] = [];
   try {
     const { url, apiKey, userId, workflowId } = svc.info;
@@ -108,12 +111,62 @@ export async function readPath(opts: {
         },
       );
     }
-    if (databaseUrl) out.push(...(await crossNode(suite, databaseUrl, workflowId, opts.quick ? 100 : 500)));
+    if (databaseUrl) {
+      out.push(
+        await limiterCost(
+          suite,
+          env,
+          `${url}${endpoints['/workflows']}`,
+          headers,
+          svc.proc.pid,
+          seconds,
+          rounds,
+        ),
+      );
+      out.push(...(await crossNode(suite, databaseUrl, workflowId, opts.quick ? 100 : 500)));
+    }
     return out;
   } finally {
     for (const b of bare) await b.stop();
     await svc.stop();
     if (databaseUrl) await dropBenchDatabase(databaseUrl);
+  }
+}
+
+/** `/workflows` with the default limiter against a second process on the same database without one. */
+async function limiterCost(
+  suite: string,
+  env: Record<string, string | undefined>,
+  onUrl: string,
+  headers: Record<string, string>,
+  pid: number | undefined,
+  seconds: number,
+  rounds: number,
+): Promise<Measurement> {
+  const off = await startChild<{ url: string }>(
+    'servers/service.ts',
+    ['--limiter', 'off', '--serve-only'],
+    env,
+  );
+  try {
+    const offUrl = `${off.info.url}${new URL(onUrl).pathname}${new URL(onUrl).search}`;
+    const { subject, baseline } = await compare(
+      { url: onUrl, headers, seconds, pid },
+      { url: offUrl, headers, seconds, pid: off.proc.pid },
+      rounds,
+    );
+    return {
+      suite,
+      name: '/workflows throughput, limiter on vs off',
+      value: subject.rps,
+      unit: 'req/s',
+      baseline: baseline.rps,
+      ratio: subject.rps / baseline.rps,
+      note: 'default limiter (batched PostgreSQL counters) vs none, same database',
+      target: { on: 'ratio', op: '>=', value: 0.9, label: 'limiter costs ≤ 10%' },
+    };
+  } finally {
+    await off.stop();
   }
 }
 

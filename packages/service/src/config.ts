@@ -12,6 +12,8 @@ export interface RateLimitConfig {
   /** Calls per window per installation's webhook URL; 0 turns the limit off. */
   perWebhook: number;
   windowSeconds: number;
+  /** How often a node sends its batched counts to the shared store; 0 sends every request at once. */
+  syncMs: number;
   /** `redis://…` to share counters through Redis instead of PostgreSQL. */
   redisUrl?: string;
 }
@@ -146,6 +148,7 @@ const EnvSchema = z.object({
   INLAY_RATE_LIMIT_PER_USER: int('INLAY_RATE_LIMIT_PER_USER', 0, 10_000_000, 600),
   INLAY_RATE_LIMIT_PER_WEBHOOK: int('INLAY_RATE_LIMIT_PER_WEBHOOK', 0, 10_000_000, 120),
   INLAY_RATE_LIMIT_WINDOW_SECONDS: int('INLAY_RATE_LIMIT_WINDOW_SECONDS', 1, 86_400, 60),
+  INLAY_RATE_LIMIT_SYNC_MS: int('INLAY_RATE_LIMIT_SYNC_MS', 0, 10_000, 100),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://')
@@ -253,6 +256,7 @@ export function loadConfig(
       perUser: e.INLAY_RATE_LIMIT_PER_USER,
       perWebhook: e.INLAY_RATE_LIMIT_PER_WEBHOOK,
       windowSeconds: e.INLAY_RATE_LIMIT_WINDOW_SECONDS,
+      syncMs: e.INLAY_RATE_LIMIT_SYNC_MS,
       redisUrl: e.REDIS_URL,
     },
     trustProxy: trustProxy(e.INLAY_TRUST_PROXY),

@@ -155,7 +155,39 @@ async function sharedQuota(extraEnv: Record<string, string>, backend: string) {
   }
 }
 
+/** A quota large enough to be batched (200: batches of 4): the bound of BatchedLimiter holds across processes. */
+async function batchedQuota() {
+  const nodes = await twoNodes({ INLAY_RATE_LIMIT_PER_KEY: '200' });
+  try {
+    const statuses: number[] = [];
+    for (let i = 0; i < 240; i++) {
+      const r = await fetch(`${nodes.urls[i % 2]}/users`, {
+        headers: { authorization: `Bearer ${nodes.key}` },
+      });
+      statuses.push(r.status);
+      await r.text();
+    }
+    const allowed = statuses.filter((s) => s === 200).length;
+    // quota + (nodes - 1) x 2 x batch
+    expect(allowed).toBeGreaterThanOrEqual(200);
+    expect(allowed).toBeLessThanOrEqual(208);
+    expect(statuses.slice(-20)).toEqual(Array(20).fill(429));
+    console.log(
+      `batched rate limit across 2 API processes through PostgreSQL: quota 200, ${allowed} allowed`,
+    );
+  } finally {
+    nodes.stop();
+  }
+}
+
 describe.skipIf(!onPostgres)('rate limiting across API nodes', () => {
+  it(
+    'batched counters: two processes together admit at most the documented bound over a quota of 200',
+    {
+      timeout: 120_000,
+    },
+    batchedQuota,
+  );
   it('two `inlay serve` processes share one quota through PostgreSQL', { timeout: 120_000 }, () =>
     sharedQuota({}, 'PostgreSQL'),
   );

@@ -1,10 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Authenticator } from '../http/auth.ts';
 import { bearer } from '../http/auth.ts';
 import { isUnavailable } from '../http/error-handler.ts';
 import type { Principal } from '../http/principal.ts';
 import { HttpProblem } from '../http/problem.ts';
+import type { Limiter } from './batched-limiter.ts';
 import type { Limiters } from './limiters.ts';
 
 interface Quota {
@@ -65,7 +66,7 @@ export function rateLimit(limiters: Limiters, auth: Authenticator, windowSeconds
  * Counts one request against a quota and sets the rate-limit headers; over the quota, throws the 429
  * problem (with `Retry-After`).
  */
-async function consume(limiter: RateLimiterAbstract, q: Quota, windowSeconds: number, res: Response) {
+async function consume(limiter: Limiter, q: Quota, windowSeconds: number, res: Response) {
   try {
     setHeaders(res, q, windowSeconds, await limiter.consume(q.key));
   } catch (err) {
