@@ -29,7 +29,10 @@ export interface Seed {
     | 'redirect'
     | 'redirect-dark'
     | 'live'
-    | 'live-event',
+    | 'live-event'
+    | 'connections'
+    | 'connections-dark'
+    | 'connections-keyboard',
     string
   >;
   executions: string[];

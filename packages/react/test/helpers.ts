@@ -18,12 +18,27 @@ import { GOOD_TOKEN } from './constants.ts';
 
 export { GOOD_TOKEN };
 
-/** A Discord stand-in: `/users/@me` accepts only GOOD_TOKEN (and says why not), the guild has two channels. */
+/**
+ * A Discord stand-in: `/users/@me` accepts GOOD_TOKEN and `GOOD_TOKEN-<anything>` (and says why not), the guild
+ * has two channels. `POST /__revoke {token}` makes it refuse a suffixed token, as a bot reset in Discord would.
+ */
 export async function startDiscord() {
+  const revoked = new Set<string>();
+  const valid = (auth = '') =>
+    auth === `Bot ${GOOD_TOKEN}` || (auth.startsWith(`Bot ${GOOD_TOKEN}-`) && !revoked.has(auth.slice(4)));
   return startProvider({
+    'POST /__revoke': (req) => {
+      revoked.add(String(req.body.token));
+      return { status: 204 };
+    },
     'GET /users/@me': (req) =>
-      req.headers.authorization === `Bot ${GOOD_TOKEN}`
-        ? { body: { id: '1', username: 'bot' } }
+      valid(req.headers.authorization)
+        ? {
+            body: {
+              id: '1',
+              username: req.headers.authorization === `Bot ${GOOD_TOKEN}` ? 'bot' : 'acme-bot',
+            },
+          }
         : { status: 401, body: { message: '401: Unauthorized (invalid bot token)', code: 0 } },
     '*': (req) =>
       /^\/guilds\/\d+\/channels$/.test(req.path)

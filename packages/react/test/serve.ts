@@ -61,6 +61,9 @@ for (const name of [
   'redirect-dark',
   'live',
   'live-event',
+  'connections',
+  'connections-dark',
+  'connections-keyboard',
 ])
   users[name] = await createUser(svc, s.apiKey, name);
 await installDirect(svc.db, { ...s, userId: users.market! }, { active: false });

@@ -1,12 +1,17 @@
 import type { Credential } from '@inlay/client';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useConnections } from '../hooks/useConnections.ts';
 import { useConnectors } from '../hooks/useConnectors.ts';
 import { useInlay } from '../hooks/useInlay.ts';
 import { cx } from '../utils.ts';
 import { Dialog } from './Dialog.tsx';
+import { KeyForm } from './KeyForm.tsx';
 import { Root } from './Root.tsx';
 import { ErrorMessage, ErrorState, Icon, Skeleton } from './States.tsx';
+
+// Keyboard users keep their place: a form that replaces a card's actions takes the focus, and the actions
+// take it back when the form closes (`back` names that card).
+const focusIn = (el: HTMLElement | null) => el?.querySelector<HTMLElement>('input, button')?.focus();
 
 export interface ConnectionsProps {
   className?: string;
@@ -14,14 +19,20 @@ export interface ConnectionsProps {
 
 /**
  * The user's connected accounts: each with its label, status and the workflows that use it, and Reconnect
- * (OAuth, in place), Rename and Disconnect (after a confirmation naming what stops working).
+ * (in place: OAuth's popup, or the API-key form sent with `PUT`), Rename and Disconnect (after a confirmation naming what stops working).
  */
 export function Connections({ className }: ConnectionsProps) {
   const { t } = useInlay();
   const id = useId();
   const c = useConnections();
   const connectors = useConnectors();
-  const [renaming, setRenaming] = useState<string | null>(null);
+  // The credential being renamed, or `key:<id>` for the one whose new API key is being entered.
+  const [renaming, setRenamingTo] = useState<string | null>(null);
+  const back = useRef<string | null>(null);
+  const setRenaming = (next: string | null) => {
+    back.current = renaming?.replace('key:', '') ?? null;
+    setRenamingTo(next);
+  };
   const [label, setLabel] = useState('');
   const [confirm, setConfirm] = useState<Credential | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -63,8 +74,19 @@ export function Connections({ className }: ConnectionsProps) {
                 ? t('usedBy', { workflows: workflows.map((w) => w.name).join(', ') })
                 : t('usedByNone')}
             </p>
-            {renaming === cred.credentialId ? (
-              <form className="inlay-actions" onSubmit={(e) => saveName(e, cred)}>
+            {renaming === `key:${cred.credentialId}` ? (
+              <div ref={focusIn}>
+                <KeyForm
+                  connector={app(cred)!}
+                  credentialId={cred.credentialId}
+                  onDone={() => {
+                    setRenaming(null);
+                    c.refresh();
+                  }}
+                />
+              </div>
+            ) : renaming === cred.credentialId ? (
+              <form className="inlay-actions" ref={focusIn} onSubmit={(e) => saveName(e, cred)}>
                 <label className="inlay-sr-only" htmlFor={`${id}-${cred.credentialId}`}>
                   {t('rename')}
                 </label>
@@ -83,13 +105,26 @@ export function Connections({ className }: ConnectionsProps) {
                 </button>
               </form>
             ) : (
-              <div className="inlay-actions">
-                {cred.status === 'needs_reconnect' && app(cred)?.authType === 'oauth2' && (
+              <div
+                className="inlay-actions"
+                ref={(el) => {
+                  if (el && back.current === cred.credentialId) {
+                    back.current = null;
+                    focusIn(el);
+                  }
+                }}
+              >
+                {cred.status === 'needs_reconnect' && app(cred) && (
                   <button
                     type="button"
                     className="inlay-button inlay-button-primary"
                     disabled={c.pending !== null}
-                    onClick={() => c.reconnect(cred).catch(setError)}
+                    // OAuth: the popup, in place. An API key: its form, sent with `PUT` (same id).
+                    onClick={() =>
+                      app(cred)!.authType === 'oauth2'
+                        ? c.reconnect(cred).catch(setError)
+                        : setRenaming(`key:${cred.credentialId}`)
+                    }
                   >
                     {t('reconnectApp', { app: app(cred)!.name })}
                   </button>

@@ -1,8 +1,9 @@
 import { type Connector, OAuthError } from '@inlay/client';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useConnect } from '../hooks/useConnect.ts';
 import { useCredentials } from '../hooks/useCredentials.ts';
 import { useInlay } from '../hooks/useInlay.ts';
+import { KeyForm } from './KeyForm.tsx';
 import { ErrorState, Icon, useErrorText } from './States.tsx';
 
 export interface ConnectorPickerProps {
@@ -26,7 +27,8 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
   const id = useId();
   const creds = useCredentials(connector.id);
   const connect = useConnect();
-  const [fields, setFields] = useState<Record<string, string>>({});
+  // The broken API-key credential whose new secrets are being entered (reconnected in place).
+  const [replacing, setReplacing] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const usable = (creds.data ?? []).filter((c) => c.status === 'connected');
   // Accounts the provider refuses: shown with their status and a Reconnect action, never picked.
@@ -51,7 +53,7 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
   const connected = (credentialId: string) => {
     setChoice(credentialId);
     onChange(credentialId);
-    setFields({});
+    setReplacing(null);
   };
 
   // Synchronous up to `connect.oauth()`: the popup opens inside this click.
@@ -68,15 +70,6 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
             ? t('popupClosed')
             : t('connectFailed', { reason: errorText(e) }),
         ),
-    );
-  };
-
-  const submitKey = (e: FormEvent) => {
-    e.preventDefault();
-    setFormError(null);
-    connect.apiKey(connector.id, fields).then(
-      (c) => connected(c.credentialId),
-      (err: unknown) => setFormError(errorText(err)),
     );
   };
 
@@ -121,15 +114,23 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
             {' — '}
             <span className="inlay-field-error">{t('needsReconnect')}</span>
           </span>{' '}
-          {connector.authType === 'oauth2' && (
-            <button
-              type="button"
-              className="inlay-button"
-              disabled={busy}
-              onClick={() => startOAuth(c.credentialId)}
-            >
-              {t('reconnectApp', { app: connector.name })}
-            </button>
+          <button
+            type="button"
+            className="inlay-button"
+            disabled={busy}
+            aria-expanded={connector.authType === 'oauth2' ? undefined : replacing === c.credentialId}
+            onClick={() =>
+              connector.authType === 'oauth2' ? startOAuth(c.credentialId) : setReplacing(c.credentialId)
+            }
+          >
+            {t('reconnectApp', { app: connector.name })}
+          </button>
+          {replacing === c.credentialId && (
+            <KeyForm
+              connector={connector}
+              credentialId={c.credentialId}
+              onDone={() => connected(c.credentialId)}
+            />
           )}
         </div>
       ))}
@@ -144,47 +145,7 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
             {busy ? t('connecting') : t('connectWith', { app: connector.name })}
           </button>
         ) : (
-          <form
-            className="inlay-key-form"
-            onSubmit={submitKey}
-            aria-describedby={formError ? `${id}-fe` : undefined}
-          >
-            {connector.credentialFields.map((f) => (
-              <div key={f.name} className="inlay-field">
-                <label className="inlay-label" htmlFor={`${id}-${f.name}`}>
-                  {f.label}
-                  {f.required && (
-                    <>
-                      <span className="inlay-required" aria-hidden="true">
-                        {' *'}
-                      </span>
-                      <span className="inlay-sr-only"> ({t('required')})</span>
-                    </>
-                  )}
-                </label>
-                <input
-                  id={`${id}-${f.name}`}
-                  className="inlay-input"
-                  type={f.type === 'password' ? 'password' : f.type === 'url' ? 'url' : 'text'}
-                  autoComplete="off"
-                  required={f.required}
-                  placeholder={f.placeholder}
-                  aria-describedby={cx2(f.help && `${id}-${f.name}-h`, formError && `${id}-fe`)}
-                  aria-invalid={formError ? true : undefined}
-                  value={fields[f.name] ?? ''}
-                  onChange={(e) => setFields({ ...fields, [f.name]: e.target.value })}
-                />
-                {f.help && (
-                  <p id={`${id}-${f.name}-h`} className="inlay-help">
-                    {f.help}
-                  </p>
-                )}
-              </div>
-            ))}
-            <button type="submit" className="inlay-button inlay-button-primary" disabled={busy}>
-              {busy ? t('connecting') : t('saveCredential')}
-            </button>
-          </form>
+          <KeyForm connector={connector} onDone={(c) => connected(c.credentialId)} />
         ))}
       {formError && (
         <p id={`${id}-fe`} className="inlay-field-error" role="alert">
@@ -199,6 +160,3 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
     </fieldset>
   );
 }
-
-const cx2 = (...ids: (string | false | null | undefined | '')[]) =>
-  ids.filter(Boolean).join(' ') || undefined;

@@ -1,5 +1,5 @@
 'use client';
-import { inlayKeys, inlayQueries, type Workflow } from '@inlay/client';
+import { type Connector, inlayKeys, inlayQueries, type Workflow } from '@inlay/client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useConnect } from '../hooks/useConnect.ts';
@@ -13,6 +13,7 @@ import { type ClassNames, cx, useControllableState } from '../utils.ts';
 import { Dialog } from './Dialog.tsx';
 import { ExecutionLogs } from './ExecutionLogs.tsx';
 import { InstallModal } from './InstallModal.tsx';
+import { KeyForm } from './KeyForm.tsx';
 import { Root } from './Root.tsx';
 import { ErrorMessage, ErrorState, Icon, Skeleton } from './States.tsx';
 
@@ -83,13 +84,18 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
   const needsReconnect = (workflows.data ?? []).some((w) => w.attention?.code === 'needs_reconnect');
   const creds = useQuery({ ...inlayQueries.credentials(client), enabled: needsReconnect }, queryClient);
   const connect = useConnect();
+  const refreshWorkflows = () =>
+    queryClient.invalidateQueries({ queryKey: inlayKeys.workflows(client.baseUrl) });
+  // An API-key account's new secrets, entered in a dialog and sent with `PUT` (same credential id).
+  const [keyFor, setKeyFor] = useState<{ credentialId: string; connector: Connector } | null>(null);
   const reconnect = (w: Workflow) => {
     const cred = creds.data?.find((c) => c.credentialId === w.attention?.credentialId);
     const def = connectors.data?.find((c) => c.id === cred?.connector);
-    if (!cred || def?.authType !== 'oauth2') return setModal(w.workflowId);
+    if (!cred || !def) return setModal(w.workflowId);
+    if (def.authType !== 'oauth2') return setKeyFor({ credentialId: cred.credentialId, connector: def });
     connect
       .oauth(cred.connector, { credentialId: cred.credentialId })
-      .then(() => queryClient.invalidateQueries({ queryKey: inlayKeys.workflows(client.baseUrl) }))
+      .then(refreshWorkflows)
       .catch(() => {});
   };
   const appOf = (w: Workflow) => {
@@ -307,6 +313,28 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
           }}
         />
       )}
+      <Dialog
+        open={!!keyFor}
+        onClose={() => setKeyFor(null)}
+        labelledBy={`${id}-kt`}
+        className="inlay-dialog-small"
+      >
+        {keyFor && (
+          <>
+            <h2 id={`${id}-kt`} className="inlay-dialog-title">
+              {t('reconnectApp', { app: keyFor.connector.name })}
+            </h2>
+            <KeyForm
+              connector={keyFor.connector}
+              credentialId={keyFor.credentialId}
+              onDone={() => {
+                setKeyFor(null);
+                refreshWorkflows();
+              }}
+            />
+          </>
+        )}
+      </Dialog>
       <Dialog
         open={!!confirm}
         role="alertdialog"

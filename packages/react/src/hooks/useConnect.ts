@@ -14,7 +14,8 @@ export interface ConnectOAuthOptions {
 /**
  * Connects an app. `oauth()` must be called synchronously from a click handler: it opens the popup before
  * awaiting anything, and falls back to a full-page redirect when the popup is blocked. `apiKey()` stores an
- * API-key or basic credential, which the service checks with the provider first.
+ * API-key or basic credential, which the service checks with the provider first (with a `credentialId`, it replaces
+ * that credential's secrets in place).
  */
 export function useConnect() {
   const { client, queryClient, emit, oauth: settings } = useInlay();
@@ -56,11 +57,20 @@ export function useConnect() {
   );
 
   const apiKey = useCallback(
-    (connector: string, data: Record<string, string>, name?: string): Promise<Credential> => {
+    (
+      connector: string,
+      data: Record<string, string>,
+      name?: string,
+      credentialId?: string,
+    ): Promise<Credential> => {
       setError(null);
       setPending(connector);
-      return client.credentials
-        .create({ connector, data, ...(name ? { name } : {}) })
+      // With `credentialId`: new secrets for that credential, in place (`PUT`), once the provider accepts them.
+      return (
+        credentialId
+          ? client.credentials.replace(credentialId, { data })
+          : client.credentials.create({ connector, data, ...(name ? { name } : {}) })
+      )
         .then(
           async (c) => {
             await done(connector, c.credentialId, 'apiKey');

@@ -63,5 +63,7 @@ export function useConnections() {
     disconnect: (credentialId: string) =>
       client.credentials.delete(credentialId, { detach: true }).finally(refresh),
     pending: connect.pending,
+    /** Refetches credentials, workflows and installations (after a change made elsewhere). */
+    refresh,
   };
 }

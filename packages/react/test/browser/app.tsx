@@ -2,6 +2,7 @@
 // real service with a token from this page's own `/token` endpoint (the `tokenUrl` prop).
 import { createRoot } from 'react-dom/client';
 import {
+  Connections,
   ExecutionLogs,
   type InlayEvent,
   InlayProvider,
@@ -38,6 +39,7 @@ createRoot(document.getElementById('root')!).render(
       {surface === 'page' && <IntegrationsPage />}
       {surface === 'modal' && <InstallModal workflowId={workflowId} defaultOpen />}
       {surface === 'logs' && <ExecutionLogs workflowId={workflowId} />}
+      {surface === 'connections' && <Connections />}
     </main>
   </InlayProvider>,
 );
