@@ -39,7 +39,7 @@ async function serviceWithHistory(total: number) {
   const body = (await probe.json()) as { data: unknown[] };
   if (!probe.ok || body.data.length !== 30)
     throw new Error(`history probe answered ${probe.status} with ${body.data?.length} entries`);
-  return { svc, url: `${url}${path}`, headers, databaseUrl };
+  return { svc, base: url, url: `${url}${path}`, headers, databaseUrl };
 }
 
 /** The logs endpoint on a small and a large history (PostgreSQL): a page read must stay flat as history grows. */
@@ -60,6 +60,9 @@ export async function history(opts: { quick: boolean }): Promise<Measurement[]> 
   let b: LoadResult;
   const sa: number[] = [];
   const sb: number[] = [];
+  // The console's account-wide explorer: first page, a sparse status filter, and a page deep in the history.
+  const explorer = { all: '/executions?limit=50', failed: '/executions?limit=50&status=failed' };
+  const ex: Record<string, [number[], number[]]> = { all: [[], []], failed: [[], []], deep: [[], []] };
   try {
     // Both services up at once, measured in alternating rounds: the ratio compares like with like.
     ({ subject: b, baseline: a } = await compare(
@@ -75,6 +78,26 @@ export async function history(opts: { quick: boolean }): Promise<Measurement[]> 
     for (let i = 0; i < 5; i++) {
       sa.push(...(await roundTrips(a0.url, a0.headers, n / 5)));
       sb.push(...(await roundTrips(b0.url, b0.headers, n / 5)));
+    }
+    const deep = async (s: typeof a0) => {
+      // A cursor 9 000 runs back (90 pages of 100): still one index range, unlike an offset.
+      let cursor = '';
+      for (let i = 0; i < 90; i++) {
+        const r = await fetch(`${s.base}/executions?limit=100${cursor}`, { headers: s.headers });
+        cursor = `&cursor=${((await r.json()) as { nextCursor: string }).nextCursor}`;
+      }
+      return `${s.base}/executions?limit=50${cursor}`;
+    };
+    const deepUrls = [await deep(a0), await deep(b0)];
+    for (const [k, urls] of Object.entries({
+      all: [a0.base + explorer.all, b0.base + explorer.all],
+      failed: [a0.base + explorer.failed, b0.base + explorer.failed],
+      deep: deepUrls,
+    })) {
+      await roundTrips(urls[0]!, a0.headers, 20);
+      await roundTrips(urls[1]!, b0.headers, 20);
+      ex[k]![0].push(...(await roundTrips(urls[0]!, a0.headers, n / 5)));
+      ex[k]![1].push(...(await roundTrips(urls[1]!, b0.headers, n / 5)));
     }
   } finally {
     await a0.svc.stop();
@@ -146,6 +169,26 @@ export async function history(opts: { quick: boolean }): Promise<Measurement[]> 
       baseline: a.p99,
       ratio: a.p99 ? b.p99 / a.p99 : undefined,
     },
+    ...Object.entries({ all: 'first page', failed: 'status=failed', deep: '9 000 runs deep' }).flatMap(
+      ([k, what]) => {
+        const [xa, xb] = ex[k]!;
+        const [pa, pb] = [percentile(xa, 50), percentile(xb, 50)];
+        return [
+          {
+            suite,
+            name: `GET /executions (${what}) p50 at ${label(large)}`,
+            value: pb,
+            unit: 'ms',
+            baseline: pa,
+            ratio: pb / pa,
+            note: `limit 50, sequential; baseline ${label(small)}`,
+            ...(targets
+              ? { target: { on: 'ratio' as const, op: '<=' as const, value: 1.5, label: 'ratio ≤ 1.5' } }
+              : {}),
+          },
+        ];
+      },
+    ),
     {
       suite,
       name: `logs throughput at ${label(large)}`,

@@ -1,3 +1,5 @@
+export * from './account-executions.ts';
+export * from './api-keys.ts';
 export * from './common.ts';
 export * from './connectors.ts';
 export * from './credentials.ts';

@@ -5,6 +5,20 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiPathsObject,
 } from 'zod-openapi';
+import {
+  AccountExecution,
+  ExecutionStats,
+  ExecutionStatsQuery,
+  ExecutionsPage,
+  ExecutionsQuery,
+} from './account-executions.ts';
+import {
+  ApiKey,
+  ConsoleSession,
+  CreateApiKeyBody,
+  CreateApiKeyResponse,
+  CreateConsoleSessionBody,
+} from './api-keys.ts';
 import { API_VERSIONS, DOCS_ASSETS, dataOf, listOf, MessageResponse, UserRef, Uuid } from './common.ts';
 import {
   Connector,
@@ -107,7 +121,8 @@ const userQuery = z.object({ userId: UserRef.optional() });
 const COMMON: Record<ProblemStatus, string> = {
   '400': 'Malformed request (or an unsupported `x-api-version`): the body names the field and the rule',
   '401': 'Missing or invalid credentials',
-  '403': 'A user JWT on a route that needs the account API key',
+  '403':
+    'A user JWT on a route that needs the account API key, or a console session cookie on a write without its `x-inlay-csrf` header',
   '404': "Not found, or not yours (another account's or user's object answers exactly like a missing one)",
   '409': 'Conflict',
   '413': 'The JSON body exceeds 1 MB',
@@ -119,7 +134,7 @@ const COMMON: Record<ProblemStatus, string> = {
 };
 
 /** Every status the operation can answer, from what the routes and the middleware in front of them do. */
-function responsesOf(op: Op): oas31.ResponsesObject {
+function responsesOf(op: Op, write: boolean): oas31.ResponsesObject {
   const status = op.status ?? '200';
   const authed = op.auth !== 'none';
   const out: oas31.ResponsesObject = {
@@ -129,7 +144,8 @@ function responsesOf(op: Op): oas31.ResponsesObject {
     '400': problem(COMMON['400']),
   };
   if (authed) out['401'] = problem(COMMON['401'], { 'www-authenticate': { schema: { type: 'string' } } });
-  if (op.auth === 'key') out['403'] = problem(COMMON['403']);
+  // A console session (cookie) may make any authenticated call; its writes need the CSRF header.
+  if (op.auth === 'key' || (authed && write)) out['403'] = problem(COMMON['403']);
   if (op.notFound !== false) out['404'] = problem(COMMON['404']);
   if (op.problems?.['409']) out['409'] = problem(op.problems['409']);
   if (op.jsonBody ?? authed) {
@@ -145,7 +161,7 @@ function responsesOf(op: Op): oas31.ResponsesObject {
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function operation(op: Op): ZodOpenApiOperationObject {
+function operation(op: Op, method: string): ZodOpenApiOperationObject {
   const security: Record<string, string[]>[] =
     op.auth === 'none' ? [] : op.auth === 'key' ? [{ apiKey: [] }] : [{ apiKey: [] }, { userJwt: [] }];
   return {
@@ -161,7 +177,7 @@ function operation(op: Op): ZodOpenApiOperationObject {
     ...(op.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } }
       : {}),
-    responses: responsesOf(op),
+    responses: responsesOf(op, method !== 'get'),
   };
 }
 
@@ -639,6 +655,116 @@ const ops: Record<string, Record<string, Op>> = {
       notFound: false,
     },
   },
+  '/executions': {
+    get: {
+      id: 'listExecutions',
+      summary:
+        "The account's runs across users, newest first; keyset pages (`cursor` is the previous page's `nextCursor`)",
+      tag: 'Executions',
+      auth: 'key',
+      query: ExecutionsQuery,
+      ok: ExecutionsPage,
+      notFound: false,
+    },
+  },
+  '/executions/{executionId}': {
+    get: {
+      id: 'getExecution',
+      summary: "One run of any user of the account: trigger data, each step's input, output and error",
+      tag: 'Executions',
+      auth: 'key',
+      path: id('executionId'),
+      ok: dataOf(AccountExecution),
+    },
+  },
+  '/stats/executions': {
+    get: {
+      id: 'executionStats',
+      summary: 'Runs per hour or day by status over a window, the error rate and the slowest workflows (p95)',
+      tag: 'Executions',
+      auth: 'key',
+      query: ExecutionStatsQuery,
+      ok: dataOf(ExecutionStats),
+      notFound: false,
+    },
+  },
+  '/api-keys': {
+    get: {
+      id: 'listApiKeys',
+      summary: "The account's API keys (never the keys themselves), newest first",
+      tag: 'Account',
+      auth: 'key',
+      ok: listOf(ApiKey),
+      notFound: false,
+    },
+    post: {
+      id: 'createApiKey',
+      summary: 'Create an API key; the key is in this reply only and stored as a hash',
+      tag: 'Account',
+      auth: 'key',
+      body: CreateApiKeyBody,
+      ok: CreateApiKeyResponse,
+      status: '201',
+      notFound: false,
+    },
+  },
+  '/api-keys/{apiKeyId}': {
+    delete: {
+      id: 'revokeApiKey',
+      summary: 'Revoke an API key (and the console sessions opened with it) at once',
+      tag: 'Account',
+      auth: 'key',
+      path: id('apiKeyId'),
+      ok: MessageResponse,
+      problems: { '409': "The account's last active key: create another one first" },
+    },
+  },
+  '/console/session': {
+    post: {
+      id: 'createConsoleSession',
+      summary:
+        'Sign in to the console: trades an API key for a session cookie (httpOnly, SameSite=Strict, 12 h); the key is not kept in the browser',
+      tag: 'Console',
+      auth: 'none',
+      body: CreateConsoleSessionBody,
+      ok: dataOf(ConsoleSession),
+      status: '201',
+      notFound: false,
+      jsonBody: true,
+      limited: false,
+      extra: {
+        '201': {
+          description: 'Signed in: the cookie is set',
+          headers: { 'set-cookie': { required: true, schema: { type: 'string' } } },
+          content: { 'application/json': { schema: dataOf(ConsoleSession) } },
+        },
+        '401': problem('The API key is unknown or revoked'),
+      },
+    },
+    get: {
+      id: 'getConsoleSession',
+      summary: 'The signed-in console session of this browser (from its cookie), with its CSRF token',
+      tag: 'Console',
+      auth: 'none',
+      ok: dataOf(ConsoleSession),
+      notFound: false,
+      limited: false,
+      extra: { '401': problem('No session, or it expired or was revoked') },
+    },
+    delete: {
+      id: 'deleteConsoleSession',
+      summary: 'Sign out: revokes the session and clears its cookie (needs `x-inlay-csrf`)',
+      tag: 'Console',
+      auth: 'none',
+      ok: MessageResponse,
+      notFound: false,
+      limited: false,
+      extra: {
+        '401': problem('No session, or it expired or was revoked'),
+        '403': problem('The `x-inlay-csrf` header is missing or wrong'),
+      },
+    },
+  },
   '/mcp-servers': {
     get: {
       id: 'listMcpServers',
@@ -858,7 +984,7 @@ const ops: Record<string, Record<string, Op>> = {
 export function buildOpenApiDocument(serverUrl = 'http://localhost:8080'): oas31.OpenAPIObject {
   const paths: ZodOpenApiPathsObject = {};
   for (const [path, methods] of Object.entries(ops)) {
-    paths[path] = Object.fromEntries(Object.entries(methods).map(([m, op]) => [m, operation(op)]));
+    paths[path] = Object.fromEntries(Object.entries(methods).map(([m, op]) => [m, operation(op, m)]));
   }
   return createDocument({
     openapi: '3.1.0',

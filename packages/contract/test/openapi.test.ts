@@ -101,8 +101,12 @@ describe('OpenAPI document', () => {
       for (const [method, o] of Object.entries(item as Record<string, Operation>)) {
         const codes = Object.keys(o.responses);
         const keyOnly = JSON.stringify(o.security) === JSON.stringify([{ apiKey: [] }]);
-        // Account routes refuse a user JWT; every authenticated route can be rate limited or find the DB down.
-        expect(codes.includes('403'), `${method} ${path}`).toBe(keyOnly);
+        // Account routes refuse a user JWT, and a console session's writes without their CSRF header; every
+        // authenticated route can be rate limited or find the DB down.
+        const sessionWrite = o.security?.length && method !== 'get';
+        expect(codes.includes('403'), `${method} ${path}`).toBe(
+          Boolean(keyOnly || sessionWrite || (path === '/console/session' && method === 'delete')),
+        );
         if (o.security?.length)
           expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['401', '429', '503']));
       }

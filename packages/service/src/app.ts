@@ -10,10 +10,12 @@ import {
 import cors from 'cors';
 import express, { type Express } from 'express';
 import { ensureBootstrapAccount } from './accounts/accounts.ts';
+import { apiKeyRoutes } from './accounts/api-key-routes.ts';
 import { settingsRoutes } from './accounts/settings-routes.ts';
 import type { Config } from './config.ts';
 import { connectorOptionsRoutes } from './connectors/options-routes.ts';
 import { connectorIconRoutes, connectorsRoutes } from './connectors/routes.ts';
+import { consoleSessionRoutes, consoleStatic } from './console/routes.ts';
 import type { AppContext } from './context.ts';
 import { CredentialService } from './credentials/credential-service.ts';
 import { oauthAppRoutes } from './credentials/oauth-app-routes.ts';
@@ -24,6 +26,7 @@ import { Vault } from './credentials/vault.ts';
 import { Engine } from './engine/engine.ts';
 import { runRoutes } from './engine/routes.ts';
 import { webhookRoutes } from './engine/webhook-routes.ts';
+import { accountExecutionsRoutes } from './executions/account-routes.ts';
 import { executionsRoutes } from './executions/routes.ts';
 import { apiVersion } from './http/api-version.ts';
 import { authenticate, createAuthenticator } from './http/auth.ts';
@@ -63,6 +66,8 @@ export interface CreateAppOptions {
    * transport itself: every request goes through the policy.
    */
   resolve?: Resolve;
+  /** The console's built files (`packages/console/dist` by default). */
+  consoleDir?: string;
 }
 
 export type InlayApp = Express & {
@@ -170,6 +175,9 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.use(metaRoutes(ctx), docsRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
   // Webhooks are public too: the secret in the URL is the credential.
   app.use(webhookRoutes(ctx, engine, limiters));
+  // The console: its files are public; its sign-in trades an API key for a session cookie.
+  app.use('/console', consoleStatic(opts.consoleDir));
+  app.use(consoleSessionRoutes(ctx, jsonBody(JSON_LIMIT)));
   // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
   const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
   app.use(limit);
@@ -183,6 +191,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     usersRoutes(ctx),
     workflowsRoutes(ctx, defs, { onToggle: engine.onToggle }),
     executionsRoutes(ctx, { beforeDeleteUserLogs: (a, u) => engine.cancelUser(a, u) }),
+    accountExecutionsRoutes(ctx),
+    apiKeyRoutes(ctx),
     runRoutes(ctx, engine),
     installationsRoutes(ctx, defs),
     connectorsRoutes(ctx),

@@ -65,7 +65,10 @@ beforeAll(async () => {
     ),
   };
   // User-level routes: those that need a credential (401 without one) and take a user token.
-  const all = routeTable(svc.app).filter((r) => !isMcpRoute(r) && !apiKeyOnly(r));
+  // The console's session routes take a cookie, not a bearer (console-api.test.ts covers them).
+  const all = routeTable(svc.app).filter(
+    (r) => !isMcpRoute(r) && !apiKeyOnly(r) && r.path !== '/console/session',
+  );
   userRoutes = [];
   for (const r of all) {
     const probe = await svc.call(

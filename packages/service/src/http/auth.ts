@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { API_KEY_RE, sha256 } from '../accounts/api-keys.ts';
+import { CSRF_HEADER, cookieValue, csrfMatches, findSession, SESSION_COOKIE } from '../console/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { apiKeys } from '../store/schema.ts';
 import type { Principal } from './principal.ts';
@@ -40,7 +41,44 @@ export function createAuthenticator(ctx: AppContext) {
       hit = row ?? false;
       keyCache.set(hash, hit);
     }
-    return hit ? { kind: 'account', ...hit } : undefined;
+    if (!hit) return undefined;
+    touch(hit.apiKeyId);
+    return { kind: 'account', ...hit };
+  }
+
+  // `lastUsedAt` to the minute: one write per key and node a minute keeps authentication a read.
+  const touched = new LRUCache<string, number>({ max: 10_000 });
+  function touch(apiKeyId: string) {
+    const now = Date.now();
+    if (now - (touched.get(apiKeyId) ?? 0) < 60_000) return;
+    touched.set(apiKeyId, now);
+    ctx.db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(eq(apiKeys.id, apiKeyId))
+      .catch((err: unknown) => ctx.logger.debug({ err }, 'could not record when an API key was used'));
+  }
+
+  /** A console session cookie: sessions are not cached, so signing out or revoking the key ends them at once. */
+  async function session(cookieHeader: string | undefined): Promise<Principal | undefined> {
+    const token = cookieValue(cookieHeader, SESSION_COOKIE);
+    if (!token) return undefined;
+    const s = await findSession(ctx.db, token);
+    if (!s) return undefined;
+    touch(s.apiKeyId);
+    return {
+      kind: 'account',
+      accountId: s.accountId,
+      apiKeyId: s.apiKeyId,
+      session: { id: s.id, csrfToken: s.csrfToken },
+    };
+  }
+
+  /** A request's bearer credential, or else its console session cookie. */
+  async function fromRequest(req: Request): Promise<Principal | undefined> {
+    const credential = bearer(req.headers.authorization);
+    if (credential || req.headers.authorization) return resolve(credential);
+    return session(req.headers.cookie);
   }
 
   async function resolve(credential: string | undefined): Promise<Principal | undefined> {
@@ -52,17 +90,23 @@ export function createAuthenticator(ctx: AppContext) {
       : undefined;
   }
 
-  return { resolve, forget: () => keyCache.clear() };
+  return { resolve, fromRequest, forget: () => keyCache.clear() };
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
 
-/** Requires an API key or a user JWT. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Requires an API key or a user JWT (or a console session, which acts as its API key). */
 export function authenticate(auth: Authenticator): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     // The rate limiter may have resolved this same bearer already.
-    const principal = req.principal ?? (await auth.resolve(bearer(req.headers.authorization)));
+    const principal = req.principal ?? (await auth.fromRequest(req));
     if (!principal) throw unauthorized();
+    // A cookie rides along on any request the browser makes: writes must prove the console's page sent them.
+    if (principal.kind === 'account' && principal.session && !SAFE_METHODS.has(req.method))
+      if (!csrfMatches(req.get(CSRF_HEADER), principal.session.csrfToken))
+        throw forbidden(`A console session's writes need the ${CSRF_HEADER} header of the session`);
     req.principal = principal;
     next();
   };

@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Authenticator } from '../http/auth.ts';
-import { bearer } from '../http/auth.ts';
 import { isUnavailable } from '../http/error-handler.ts';
 import type { Principal } from '../http/principal.ts';
 import { HttpProblem } from '../http/problem.ts';
@@ -41,7 +40,7 @@ export function rateLimit(limiters: Limiters, auth: Authenticator, windowSeconds
     if (off) return next();
     let principal: Principal | undefined;
     try {
-      principal = req.principal ?? (await auth.resolve(bearer(req.headers.authorization)));
+      principal = req.principal ?? (await auth.fromRequest(req));
     } catch (err) {
       // In an outage the route answers 503 itself, in its own format (problem+json or JSON-RPC).
       if (isUnavailable(err)) return next();

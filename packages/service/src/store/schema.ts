@@ -39,10 +39,37 @@ export const apiKeys = pgTable(
     /** `inlay_live_abcd…`: enough to recognise a key in a list, useless to an attacker. */
     prefix: text('prefix').notNull(),
     mode: text('mode', { enum: ['live', 'test'] }).notNull(),
+    /** A label the account gave the key (`POST /api-keys`). */
+    name: text('name'),
     createdAt: createdAt(),
     revokedAt: ts('revoked_at'),
+    /** Written at most once a minute per key and node, so authentication stays a read. */
+    lastUsedAt: ts('last_used_at'),
   },
   (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_account_idx').on(t.accountId)],
+);
+
+/** Console sign-ins: an API key traded for an httpOnly cookie; the cookie's token is stored only hashed. */
+export const consoleSessions = pgTable(
+  'console_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The key signed in with: revoking it ends the session. */
+    apiKeyId: uuid('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the cookie's token, hex. */
+    hash: text('hash').notNull(),
+    /** Sent back as `x-inlay-csrf` on writes; readable only by the console's own origin. */
+    csrfToken: text('csrf_token').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('console_sessions_hash_idx').on(t.hash)],
 );
 
 export const users = pgTable(
@@ -303,7 +330,10 @@ export const executions = pgTable(
   (t) => [
     // A log page is (user, workflow) ordered by start: the index keeps it flat as history grows.
     index('executions_logs_idx').on(t.userId, t.workflowId, t.startedAt, t.id),
-    index('executions_account_started_idx').on(t.accountId, t.startedAt),
+    // The account-wide explorer and the stats: keyset pages by (startedAt, id) and time-window aggregates.
+    index('executions_account_started_idx').on(t.accountId, t.startedAt, t.id),
+    index('executions_account_status_idx').on(t.accountId, t.status, t.startedAt, t.id),
+    index('executions_user_started_idx').on(t.userId, t.startedAt, t.id),
     index('executions_pending_idx').on(t.status).where(sql`${t.status} in ('queued', 'running')`),
     // A log entry lists the runs that re-ran it: few rows have `rerun_of`, so the index stays small.
     index('executions_rerun_of_idx').on(t.rerunOf).where(sql`${t.rerunOf} is not null`),
@@ -407,6 +437,7 @@ export const webhookDeliveries = pgTable(
 export const schema = {
   accounts,
   apiKeys,
+  consoleSessions,
   users,
   signingKeys,
   integrations,

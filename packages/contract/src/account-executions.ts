@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { IsoDateTime, intQuery, LIMITS, Uuid } from './common.ts';
+import { EXECUTION_STATUSES, type ExecutionStatus, LogEntry, RUN_TRIGGER_TYPES, StepError } from './logs.ts';
+
+/** Most executions one page of `GET /executions` returns. */
+export const EXECUTIONS_PAGE_MAX = 100;
+/** The widest window `GET /stats/executions` aggregates, per bucket size (in buckets). */
+export const STATS_MAX_BUCKETS = { hour: 24 * 31, day: 366 } as const;
+
+const statusList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return undefined;
+    const list = [...new Set(v.split(','))];
+    if (!list.every((s) => (EXECUTION_STATUSES as readonly string[]).includes(s))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `status must be one or more of ${EXECUTION_STATUSES.join(', ')}, separated by commas`,
+      });
+      return z.NEVER;
+    }
+    return list as ExecutionStatus[];
+  })
+  .meta({ description: 'Only runs in these states, e.g. `failed` or `queued,running`' });
+
+const instant = (what: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${what} must be an ISO 8601 date-time` })
+    .optional()
+    .meta({ description: `${what} (ISO 8601 date-time)` });
+
+/** `GET /executions`: the account's runs across users, newest first, by keyset. */
+export const ExecutionsQuery = z
+  .object({
+    status: statusList,
+    workflowId: Uuid.optional(),
+    userId: z.string().trim().min(1).max(LIMITS.id).optional().meta({ description: 'User id or username' }),
+    from: instant('Runs started at or after this instant'),
+    to: instant('Runs started before this instant'),
+    cursor: z.string().max(200).optional().meta({ description: 'The `nextCursor` of the previous page' }),
+    limit: intQuery('limit', 1, EXECUTIONS_PAGE_MAX, 25),
+  })
+  .strict();
+export type ExecutionsQuery = z.input<typeof ExecutionsQuery>;
+
+/** One run in the account-wide list: what a table row shows, without step data. */
+export const ExecutionSummary = z
+  .object({
+    executionId: Uuid,
+    workflowId: Uuid,
+    workflowName: z.string().nullable().meta({ description: 'Null when the workflow was deleted' }),
+    version: z.number().int(),
+    userId: Uuid,
+    username: z.string(),
+    status: z.enum(EXECUTION_STATUSES),
+    finished: z.boolean(),
+    startedAt: IsoDateTime,
+    stoppedAt: IsoDateTime.optional().meta({ description: 'Absent until the execution stops' }),
+    durationMs: z.number().int().optional().meta({ description: 'Absent until the execution stops' }),
+    triggerType: z.enum(RUN_TRIGGER_TYPES),
+    event: z.string().optional(),
+    summary: z.string().nullable(),
+    error: StepError.nullable(),
+    rerunOf: Uuid.nullable(),
+  })
+  .meta({ id: 'ExecutionSummary' });
+export type ExecutionSummary = z.infer<typeof ExecutionSummary>;
+
+export const ExecutionsPage = z
+  .object({
+    data: z.array(ExecutionSummary),
+    nextCursor: z
+      .string()
+      .optional()
+      .meta({ description: 'Pass as `cursor` for the next page; absent on the last page' }),
+  })
+  .meta({ id: 'ExecutionsPage' });
+export type ExecutionsPage = z.infer<typeof ExecutionsPage>;
+
+/** `GET /executions/{executionId}`: a log entry with who ran it. */
+export const AccountExecution = LogEntry.extend({
+  userId: Uuid,
+  username: z.string(),
+  workflowName: z.string().nullable(),
+}).meta({ id: 'AccountExecution' });
+export type AccountExecution = z.infer<typeof AccountExecution>;
+
+export const STATS_BUCKETS = ['hour', 'day'] as const;
+export type StatsBucket = (typeof STATS_BUCKETS)[number];
+
+export const ExecutionStatsQuery = z
+  .object({
+    from: instant('Start of the window; by default 24 buckets before `to`'),
+    to: instant('End of the window (exclusive); now by default'),
+    bucket: z.enum(STATS_BUCKETS, { error: 'bucket must be "hour" or "day"' }).default('hour'),
+  })
+  .strict();
+export type ExecutionStatsQuery = z.input<typeof ExecutionStatsQuery>;
+
+const StatusCounts = z.object({
+  queued: z.number().int(),
+  running: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+});
+
+export const ExecutionStats = z
+  .object({
+    bucket: z.enum(STATS_BUCKETS),
+    from: IsoDateTime,
+    to: IsoDateTime,
+    buckets: z
+      .array(StatusCounts.extend({ start: IsoDateTime }))
+      .meta({ description: 'Every bucket of the window, oldest first, empty ones with zeros' }),
+    totals: StatusCounts,
+    errorRate: z
+      .number()
+      .nullable()
+      .meta({ description: 'failed / (succeeded + failed) over the window; null without finished runs' }),
+    slowestWorkflows: z
+      .array(
+        z.object({
+          workflowId: Uuid,
+          workflowName: z.string().nullable(),
+          runs: z.number().int(),
+          p95Ms: z.number().int(),
+        }),
+      )
+      .meta({
+        description: 'Up to 5 workflows with the highest p95 duration of finished runs in the window',
+      }),
+  })
+  .meta({ id: 'ExecutionStats' });
+export type ExecutionStats = z.infer<typeof ExecutionStats>;

@@ -1,0 +1,73 @@
+import { type ApiKey, CreateApiKeyBody } from '@inlay/contract';
+import { and, count, desc, eq, isNull, ne } from 'drizzle-orm';
+import { Router } from 'express';
+import type { AppContext } from '../context.ts';
+import { requireApiKey } from '../http/auth.ts';
+import { conflict, notFound } from '../http/problem.ts';
+import { parse, pathId } from '../http/validate.ts';
+import { apiKeys, consoleSessions } from '../store/schema.ts';
+import { apiKeyRow, generateApiKey } from './api-keys.ts';
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+const toApiKey = (k: KeyRow): ApiKey => ({
+  apiKeyId: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  mode: k.mode,
+  createdAt: k.createdAt.toISOString(),
+  lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+  revokedAt: k.revokedAt?.toISOString() ?? null,
+});
+
+/** `GET|POST /api-keys`, `DELETE /api-keys/{id}`: the account's keys, shown once and stored hashed. */
+export function apiKeyRoutes(ctx: AppContext): Router {
+  const r = Router();
+
+  r.get('/api-keys', requireApiKey, async (req, res) => {
+    const rows = await ctx.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.accountId, req.principal!.accountId))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    res.json({ data: rows.map(toApiKey) });
+  });
+
+  r.post('/api-keys', requireApiKey, async (req, res) => {
+    const body = parse(CreateApiKeyBody, req.body, 'body');
+    const key = generateApiKey(body.mode);
+    const [row] = await ctx.db
+      .insert(apiKeys)
+      .values({ ...apiKeyRow(key, req.principal!.accountId), name: body.name ?? null })
+      .returning();
+    res.status(201).json({ data: toApiKey(row!), key });
+  });
+
+  r.delete('/api-keys/:apiKeyId', requireApiKey, async (req, res) => {
+    const id = pathId(req.params.apiKeyId, 'apiKeyId');
+    const accountId = req.principal!.accountId;
+    await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ id: apiKeys.id })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+        .for('update');
+      if (!row) throw notFound('API key');
+      // An account without a working key could never sign in again.
+      const [others] = await tx
+        .select({ n: count() })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt), ne(apiKeys.id, id)));
+      if (!others?.n) throw conflict('apiKeyId', "the account's last active key cannot be revoked");
+      const now = new Date();
+      await tx.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, id));
+      await tx
+        .update(consoleSessions)
+        .set({ revokedAt: now })
+        .where(and(eq(consoleSessions.apiKeyId, id), isNull(consoleSessions.revokedAt)));
+    });
+    res.json({ message: 'Success' });
+  });
+
+  return r;
+}

@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateConsoleSessionBody } from '@inlay/contract';
+import { and, eq, isNull } from 'drizzle-orm';
+import express, { type Request, type Response, Router } from 'express';
+import { API_KEY_RE, sha256 } from '../accounts/api-keys.ts';
+import type { AppContext } from '../context.ts';
+import { forbidden, unauthorized } from '../http/problem.ts';
+import { requireJson } from '../http/require-json.ts';
+import { parse } from '../http/validate.ts';
+import { accounts, apiKeys } from '../store/schema.ts';
+import {
+  CSRF_HEADER,
+  cookieValue,
+  csrfMatches,
+  findSession,
+  openSession,
+  revokeSession,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+} from './sessions.ts';
+
+/** Where `pnpm install` builds the console (`packages/console/dist`), from this file in `src/` or `dist/`. */
+export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
+
+function setCookie(res: Response, ctx: AppContext, value: string, maxAgeMs: number) {
+  const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
+  res.append(
+    'set-cookie',
+    `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure}`,
+  );
+}
+
+const sessionOf = (ctx: AppContext, req: Request) => {
+  const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
+  return token ? findSession(ctx.db, token) : Promise.resolve(undefined);
+};
+
+/**
+ * `POST|GET|DELETE /console/session`: the console signs in by trading an API key for an httpOnly,
+ * SameSite=Strict cookie, so the key never stays in the browser; writes carry the session's CSRF token.
+ */
+export function consoleSessionRoutes(ctx: AppContext, json: express.RequestHandler): Router {
+  const r = Router();
+  r.post('/console/session', requireJson, json, async (req, res) => {
+    const { apiKey } = parse(CreateConsoleSessionBody, req.body, 'body');
+    const [key] = API_KEY_RE.test(apiKey)
+      ? await ctx.db
+          .select({ id: apiKeys.id, accountId: apiKeys.accountId, accountName: accounts.name })
+          .from(apiKeys)
+          .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+          .where(and(eq(apiKeys.hash, sha256(apiKey)), isNull(apiKeys.revokedAt)))
+      : [];
+    if (!key) throw unauthorized('The API key is unknown or revoked');
+    const s = await openSession(ctx.db, key.accountId, key.id);
+    setCookie(res, ctx, s.token, SESSION_TTL_MS);
+    res.status(201).json({
+      data: {
+        accountId: key.accountId,
+        accountName: key.accountName,
+        csrfToken: s.csrfToken,
+        expiresAt: s.expiresAt.toISOString(),
+      },
+    });
+  });
+  r.get('/console/session', async (req, res) => {
+    const s = await sessionOf(ctx, req);
+    if (!s) throw unauthorized('Not signed in to the console');
+    res.json({
+      data: {
+        accountId: s.accountId,
+        accountName: s.accountName,
+        csrfToken: s.csrfToken,
+        expiresAt: s.expiresAt.toISOString(),
+      },
+    });
+  });
+  r.delete('/console/session', async (req, res) => {
+    const s = await sessionOf(ctx, req);
+    if (!s) throw unauthorized('Not signed in to the console');
+    if (!csrfMatches(req.get(CSRF_HEADER), s.csrfToken))
+      throw forbidden(`Signing out needs the ${CSRF_HEADER} header of the session`);
+    await revokeSession(ctx.db, s.id);
+    setCookie(res, ctx, '', 0);
+    res.json({ message: 'Success' });
+  });
+  return r;
+}
+
+// The console's page loads only its own files; styles may be inline (the chart and the editor set them).
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/** `GET /console/*`: the console's built files, and its page for every client-side route. */
+export function consoleStatic(dir = DEFAULT_CONSOLE_DIR): express.RequestHandler {
+  const index = join(dir, 'index.html');
+  const files = express.static(dir, {
+    index: false,
+    setHeaders: (res, path) => {
+      // Vite names built assets by content hash: they never change under the same name.
+      if (path.includes('/assets/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (req.path === '/session') return next();
+    res.setHeader('content-security-policy', CSP);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
+    files(req, res, () => {
+      if (req.path.startsWith('/assets/')) return next();
+      if (!existsSync(index)) {
+        res
+          .status(503)
+          .type('text/plain')
+          .send('The console is not built: run `pnpm install` (or `pnpm --filter @inlay/console build`).\n');
+        return;
+      }
+      res.setHeader('cache-control', 'no-cache');
+      res.sendFile(index);
+    });
+  };
+}
