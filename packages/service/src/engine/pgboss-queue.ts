@@ -2,6 +2,7 @@ import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger.ts';
 import { type RunHandler, type RunQueue, Wakeup, waitIdle } from './queue.ts';
+import { announceRuns, listenForRuns } from './run-notices.ts';
 
 export const RUN_QUEUE = 'inlay-run';
 
@@ -14,6 +15,7 @@ interface RunJob {
  * with their own fetch loop, which takes exactly as many jobs as it has free slots and fetches again as
  * soon as one frees up (pg-boss's `work()` would wait a full polling interval between batches).
  * pg-boss does not retry: a lost run is recovered from its lapsed lease in the executions table.
+ * Enqueuing also sends a NOTIFY that wakes idle workers at once; `pollMs` is only the fallback.
  */
 export class PgBossQueue implements RunQueue {
   readonly kind = 'pg-boss';
@@ -22,9 +24,12 @@ export class PgBossQueue implements RunQueue {
   #active = 0;
   #stopped = false;
   #loop?: Promise<void>;
+  #notices?: { close(): Promise<void> };
+  /** Each job's completion, until pg-boss has recorded it: shutdown waits for them. */
+  readonly #settling = new Set<Promise<void>>();
 
   constructor(
-    pool: pg.Pool,
+    private readonly pool: pg.Pool,
     private readonly opts: { pollMs: number; logger: Logger },
   ) {
     this.#boss = new PgBoss({
@@ -52,11 +57,15 @@ export class PgBossQueue implements RunQueue {
     await this.#boss.insert(
       ids.map((executionId) => ({ name: RUN_QUEUE, data: { executionId }, retryLimit: 0 })),
     );
-    // A worker in this process need not wait for its next poll.
+    // A worker in this process need not wait for its next poll; workers elsewhere hear the notice.
     this.#wake.wake();
+    await announceRuns(this.pool).catch((err) =>
+      this.opts.logger.warn({ err }, 'could not announce runs; workers find them at their next poll'),
+    );
   }
 
   consume(handler: RunHandler, concurrency: number): void {
+    this.#notices ??= listenForRuns(this.pool, () => this.#wake.wake(), this.opts.logger);
     this.#loop ??= this.#fetchLoop(handler, concurrency);
   }
 
@@ -79,18 +88,27 @@ export class PgBossQueue implements RunQueue {
     }
   }
 
+  /**
+   * Runs a job's execution, then completes the job, whatever became of the run: finished, failed or handed
+   * back on shutdown (the executions table then has it queued again, and the sweeper dispatches a new job).
+   */
   #run(handler: RunHandler, job: PgBoss.Job<RunJob>): void {
     this.#active++;
-    handler(job.data.executionId)
+    const settled: Promise<void> = handler(job.data.executionId)
       .catch((err) =>
         this.opts.logger.error({ err, executionId: job.data.executionId }, 'run handler failed'),
       )
       .then(() => this.#boss.complete(RUN_QUEUE, job.id))
-      .catch((err) => this.opts.logger.warn({ err, jobId: job.id }, 'could not complete run job'))
+      .then(
+        () => undefined,
+        (err) => this.opts.logger.warn({ err, jobId: job.id }, 'could not complete run job'),
+      )
       .finally(() => {
+        this.#settling.delete(settled);
         this.#active--;
         this.#wake.wake();
       });
+    this.#settling.add(settled);
   }
 
   async drain(timeoutMs: number): Promise<boolean> {
@@ -101,6 +119,13 @@ export class PgBossQueue implements RunQueue {
   }
 
   async close(): Promise<void> {
+    await this.#notices?.close();
+    // Runs handed back on shutdown settle just before this: their jobs are completed, not left `active`
+    // until pg-boss's expiry.
+    await Promise.race([
+      Promise.allSettled([...this.#settling]),
+      new Promise((r) => setTimeout(r, 5_000).unref()),
+    ]);
     // The pool is the store's: pg-boss must not end it.
     await this.#boss.stop({ close: false, graceful: false, wait: true });
   }
