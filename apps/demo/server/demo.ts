@@ -11,6 +11,7 @@ import { type SandboxState, sandboxEnv, sandboxRouter, sandboxState } from './sa
 import { DEMO_USERS, seed } from './seed.ts';
 import { Sessions } from './session.ts';
 import { type Deal, DemoStore } from './store.ts';
+import { HostWebhooks } from './webhooks.ts';
 
 const APP_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,6 +37,8 @@ export interface Demo {
   sandbox: SandboxState;
   service: InlayApp;
   client: ServerClient;
+  /** Account webhooks Acme CRM received from Inlay and verified. */
+  webhooks: HostWebhooks;
   seeded: boolean;
   close(): Promise<void>;
 }
@@ -79,7 +82,12 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     servers.push(sandboxServer);
     const sandboxUrl = `http://${host}:${await listenOn(sandboxServer, opts.sandboxPort ?? 3002, host)}`;
 
-    // 2. Inlay. The port is bound before the app exists, because its public URL is part of its config.
+    // 2. Acme CRM's port is bound now: Inlay's egress policy must open it for the account webhooks.
+    const demoServer = createServer();
+    servers.push(demoServer);
+    const url = `http://${host}:${await listenOn(demoServer, opts.port ?? 3000, host)}`;
+
+    // 3. Inlay. The port is bound before the app exists, because its public URL is part of its config.
     const store = new DemoStore(dataDir);
     const serviceServer = createServer();
     servers.push(serviceServer);
@@ -90,6 +98,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
         LOG_LEVEL: 'warn',
         ...Object.fromEntries(Object.entries(opts.env ?? {}).filter(([, v]) => v !== undefined)),
         ...sandboxEnv(sandboxUrl),
+        // A private address is closed to outbound requests unless the operator opens it.
+        INLAY_EGRESS_ALLOW: [opts.env?.INLAY_EGRESS_ALLOW, new URL(url).host].filter(Boolean).join(','),
         PORT: String(servicePort),
         INLAY_PUBLIC_URL: serviceUrl,
         INLAY_DATA_DIR: join(dataDir, 'inlay'),
@@ -103,12 +113,13 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
 
     const client = createServerClient({ baseUrl: serviceUrl, apiKey: store.apiKey });
     const { seeded } = await seed(client);
+    const webhooks = new HostWebhooks(store, client);
+    await webhooks.register(`${url}/webhooks/inlay`);
 
-    // 3. Acme CRM itself.
+    // 4. Acme CRM itself.
     const sessions = new Sessions();
-    const app = createHostApp({ store, sessions, client, serviceUrl, sandboxUrl });
-    const demoServer = createServer(app);
-    servers.push(demoServer);
+    const app = createHostApp({ store, sessions, client, serviceUrl, sandboxUrl, webhooks });
+    demoServer.on('request', app);
     if (opts.dev) {
       const { createServer: createVite } = await import('vite');
       const vite = await createVite({
@@ -128,8 +139,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       app.use(express.static(dist, { index: false }));
       app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(join(dist, 'index.html')));
     }
-    const url = `http://${host}:${await listenOn(demoServer, opts.port ?? 3000, host)}`;
-    return { url, dataDir, serviceUrl, sandboxUrl, sandbox, service, client, seeded, close };
+    return { url, dataDir, serviceUrl, sandboxUrl, sandbox, service, client, webhooks, seeded, close };
   } catch (err) {
     await close();
     throw err;
@@ -142,12 +152,15 @@ interface HostDeps {
   client: ServerClient;
   serviceUrl: string;
   sandboxUrl: string;
+  webhooks: HostWebhooks;
 }
 
 /** Acme CRM's backend: login, deals, and `@inlay/express` mounted at `/api/inlay`. */
-function createHostApp({ store, sessions, client, serviceUrl, sandboxUrl }: HostDeps): Express {
+function createHostApp({ store, sessions, client, serviceUrl, sandboxUrl, webhooks }: HostDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Inlay's account webhooks, verified on the raw body (before any parser).
+  app.use(webhooks.router());
   // Like many Express apps, Acme CRM parses forms ahead of everything. @inlay/express refuses the writes
   // such a parser turns into objects (a cross-site <form> is not the widget), so this is safe.
   app.use(express.urlencoded({ extended: true, limit: '100kb' }));
@@ -185,6 +198,11 @@ function createHostApp({ store, sessions, client, serviceUrl, sandboxUrl }: Host
   });
   api.get('/me', sessions.required, (req, res) => {
     res.json(userInfo(sessions.user(req)!));
+  });
+
+  // What the host did with the account webhooks it received for this user (the "emails" it sent).
+  api.get('/notices', sessions.required, (req, res) => {
+    res.json({ data: webhooks.of(sessions.user(req)!) });
   });
 
   api.get('/deals', sessions.required, (req, res) => {

@@ -32,6 +32,8 @@ export interface SandboxState {
 interface Grant {
   app: SandboxApp;
   scope: string;
+  /** One consent: its access and refresh tokens share it, and "Revoke this token" ends all of them. */
+  grant?: string;
 }
 
 export function sandboxState(): SandboxState {
@@ -78,6 +80,18 @@ export function sandboxRouter(state: SandboxState = sandboxState(), onChange: ()
   });
   r.get('/state.json', (_req, res) => {
     res.json(state);
+  });
+  // What a user does in the real app's settings ("remove Acme CRM"): the access token and every token of
+  // its consent stop working, so a refresh cannot save the connection; the user must reconnect.
+  r.post('/oauth/revoke', (req, res) => {
+    const token = String((req.body as Record<string, unknown>).token ?? '');
+    const revoked = Object.hasOwn(accessTokens, token) ? accessTokens[token]! : undefined;
+    if (revoked) {
+      for (const tokens of [accessTokens, refreshTokens])
+        for (const [t, g] of Object.entries(tokens))
+          if (t === token || (revoked.grant && g.grant === revoked.grant)) delete tokens[t];
+    }
+    res.redirect(303, './');
   });
 
   for (const app of SANDBOX_APPS) {
@@ -128,21 +142,27 @@ export function sandboxRouter(state: SandboxState = sandboxState(), onChange: ()
       if (b.grant_type === 'authorization_code') {
         const c = codes.get(b.code ?? '');
         codes.delete(b.code ?? '');
-        if (c && c.app === app && c.expires > Date.now() && c.redirectUri === b.redirect_uri) grant = c;
+        if (c && c.app === app && c.expires > Date.now() && c.redirectUri === b.redirect_uri)
+          grant = { app, scope: c.scope, grant: randomUUID() };
       } else if (b.grant_type === 'refresh_token') {
         grant = Object.hasOwn(refreshTokens, b.refresh_token ?? '')
           ? refreshTokens[b.refresh_token!]
           : undefined;
         if (grant?.app !== app) grant = undefined;
+        // Rotated, as real providers do: the old refresh token is spent.
+        else delete refreshTokens[b.refresh_token!];
       }
       if (!grant) {
-        res.status(400).json({ error: 'invalid_grant', error_description: 'Unknown or expired code' });
+        res
+          .status(400)
+          .json({ error: 'invalid_grant', error_description: 'Unknown, expired or revoked grant' });
         return;
       }
       const accessToken = `sbx-${app}-${randomBytes(16).toString('hex')}`;
       const refreshToken = `sbx-refresh-${randomBytes(16).toString('hex')}`;
-      accessTokens[accessToken] = { app, scope: grant.scope };
-      refreshTokens[refreshToken] = { app, scope: grant.scope };
+      const issued: Grant = { app, scope: grant.scope, grant: grant.grant ?? randomUUID() };
+      accessTokens[accessToken] = issued;
+      refreshTokens[refreshToken] = issued;
       res.set('cache-control', 'no-store').json({
         access_token: accessToken,
         token_type: 'bearer',
@@ -375,6 +395,16 @@ function homePage(state: SandboxState): string {
         `<li><b>${escapeHtml(String(i.repo))}#${i.number}</b> ${escapeHtml(String(i.title))}<pre>${escapeHtml(String(i.body ?? ''))}</pre></li>`,
     )
     .join('');
+  const tokens = Object.entries(state.oauth.accessTokens)
+    .map(
+      ([token, g]) =>
+        `<li><b>${TITLES[g.app]}</b> <code>${escapeHtml(token.slice(0, 14))}…</code>
+         <form method="post" action="oauth/revoke" style="display:inline">
+           <input type="hidden" name="token" value="${escapeHtml(token)}">
+           <button aria-label="Revoke this token: ${TITLES[g.app]} ${escapeHtml(token.slice(0, 14))}">Revoke this token</button>
+         </form></li>`,
+    )
+    .join('');
   return page(
     'Sandbox apps',
     `<h1>Sandbox: stand-in Slack, HubSpot and GitHub</h1>
@@ -382,6 +412,10 @@ function homePage(state: SandboxState): string {
      <section id="slack"><h2>Slack: messages received</h2><ul>${slack || '<li class="empty">No messages yet</li>'}</ul></section>
      <section id="hubspot"><h2>HubSpot: contacts received</h2><ul>${contacts || '<li class="empty">No contacts yet</li>'}</ul></section>
      <section id="github"><h2>GitHub: issues received</h2><ul>${issues || '<li class="empty">No issues yet</li>'}</ul></section>
-     <script>setTimeout(() => location.reload(), 3000)</script>`,
+     <section id="tokens"><h2>Access tokens issued to Acme CRM</h2>
+       <p>Revoking one is what a user does in the real app's settings: that consent's tokens stop working (a
+       refresh cannot save it), the next run fails and the widget asks the user to reconnect.</p>
+       <ul>${tokens || '<li class="empty">No tokens yet</li>'}</ul></section>
+     <script>setTimeout(() => { if (!document.activeElement?.closest('form')) location.reload() }, 3000)</script>`,
   );
 }

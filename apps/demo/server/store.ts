@@ -21,6 +21,8 @@ interface DemoData {
   /** The Inlay account key the demo backend uses; created on first start, never sent to a browser. */
   apiKey: string;
   deals: Deal[];
+  /** Acme CRM's account-webhook endpoint in Inlay, with its signing secret (shown by Inlay only once). */
+  webhook?: { url: string; endpointId: string; secret: string };
 }
 
 /** Acme CRM's own data (its API key and deals), one JSON file next to Inlay's PGlite data. */
@@ -39,6 +41,15 @@ export class DemoStore {
 
   get apiKey(): string {
     return this.#data.apiKey;
+  }
+
+  get webhook(): DemoData['webhook'] {
+    return this.#data.webhook;
+  }
+
+  set webhook(w: DemoData['webhook']) {
+    this.#data.webhook = w;
+    this.#save();
   }
 
   deals(owner: string): Deal[] {

@@ -337,4 +337,127 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
     await page.getByLabel('Language').selectOption('en');
     await page.getByRole('button', { name: 'Install: Sync new contacts to HubSpot' }).waitFor();
   });
+
+  /** The Slack workflow's card on Settings → Integrations. */
+  const cardOf = (p: Page) =>
+    p.locator('[data-workflow]', { has: p.getByRole('heading', { name: SLACK_WORKFLOW }) });
+  let slackCredentialId: string;
+
+  /** Waits for alice's latest run of the Slack workflow to finish, and returns it. */
+  async function latestRun(after: number) {
+    let run: Awaited<ReturnType<typeof demo.client.workflows.logs>>[number] | undefined;
+    await expect
+      .poll(
+        async () => {
+          const logs = await demo.client.workflows.logs(slackWorkflowId, { userId: 'alice' });
+          // `finished` says whether every step ran; a run is over once it has stopped.
+          run = logs.length > after && logs[0]!.stoppedAt ? logs[0] : undefined;
+          return run?.status;
+        },
+        { timeout: 30_000, interval: 300 },
+      )
+      .toMatch(/succeeded|failed/);
+    return run!;
+  }
+
+  it('9. alice revokes the Slack token in the sandbox: the next run fails, the card says Reconnect, Acme CRM is told', async () => {
+    await nav(page, 'Settings → Integrations');
+    const toggle = page.getByRole('switch', { name: `Enable: ${SLACK_WORKFLOW}` });
+    await toggle.click();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    slackCredentialId = (await demo.client.installations.list({ userId: 'alice' }))[0]!.credentialIds.slack!;
+
+    // In the sandbox Slack: "remove Acme CRM" — its access token and the refresh token of that consent die.
+    const sandbox = await alice.newPage();
+    await sandbox.goto(demo.sandboxUrl);
+    const revoke = sandbox.getByRole('button', { name: /^Revoke this token: Slack/ });
+    expect(await revoke.count()).toBe(1);
+    await screenshot(sandbox, 'sandbox-revoke');
+    await Promise.all([sandbox.waitForURL(`${demo.sandboxUrl}/`), revoke.click()]);
+    expect(await revoke.count()).toBe(0);
+    await sandbox.close();
+
+    const before = (await demo.client.workflows.logs(slackWorkflowId, { userId: 'alice' })).length;
+    expect(await createDeal(page, 'Umbrella audit', 'Umbrella')).toContain(
+      'deal.created: 1 workflow run started',
+    );
+    const failed = await latestRun(before);
+    // Slack said invalid_auth, the refresh was refused (invalid_grant): the run stops with a stable code.
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'credential_needs_reconnect' } });
+    expect(demo.sandbox.slack.messages.map((m) => m.text)).not.toContain(
+      'New deal: Umbrella audit with Umbrella (25000 USD)',
+    );
+    expect(await demo.client.credentials.get(slackCredentialId, { userId: 'alice' })).toMatchObject({
+      status: 'needs_reconnect',
+    });
+
+    // The card shows it, with a Reconnect action.
+    await nav(page, 'Settings → Integrations');
+    const card = cardOf(page);
+    await card.getByRole('button', { name: 'Reconnect Slack' }).waitFor({ timeout: 15_000 });
+    expect(await card.getByRole('status').textContent()).toMatch(/^Reconnect Slack/);
+
+    // Acme CRM's backend received the signed credential.needs_reconnect (verified with verifyWebhook) and
+    // "emailed" alice; the page shows that notice.
+    await expect
+      .poll(() => demo.webhooks.notices.find((n) => n.type === 'credential.needs_reconnect'), {
+        timeout: 30_000,
+      })
+      .toMatchObject({
+        username: 'alice',
+        data: { credentialId: slackCredentialId, connector: 'slack', status: 'needs_reconnect' },
+      });
+    await page.getByTestId('host-notice').first().waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('host-notice').first().textContent()).toContain('Reconnect it in Settings');
+    // The receiver really checks the signature: the same body with a forged one is refused.
+    const forged = await fetch(`${demo.url}/webhooks/inlay`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_forged',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}`,
+      },
+      body: JSON.stringify({
+        type: 'credential.needs_reconnect',
+        timestamp: new Date().toISOString(),
+        data: {},
+      }),
+    });
+    expect(forged.status).toBe(400);
+    expect(demo.webhooks.notices.some((n) => n.webhookId === 'msg_forged')).toBe(false);
+    await screenshot(page, 'needs-reconnect');
+  });
+
+  it('10. Reconnect Slack on the card reconnects in place: same credential, the next run succeeds', async () => {
+    const card = cardOf(page);
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      card.getByRole('button', { name: 'Reconnect Slack' }).click(),
+    ]);
+    await popup.getByRole('button', { name: 'Allow' }).waitFor();
+    const closed = popup.waitForEvent('close', { timeout: 20_000 });
+    await popup.getByRole('button', { name: 'Allow' }).click();
+    await closed;
+    await expect.poll(() => card.getByRole('button', { name: 'Reconnect Slack' }).count()).toBe(0);
+    await screenshot(page, 'reconnected');
+
+    // In place: still one Slack account, the same id, connected; the installation still uses it.
+    const creds = await demo.client.credentials.list({ userId: 'alice', connector: 'slack' });
+    expect(creds.map((c) => [c.credentialId, c.status])).toEqual([[slackCredentialId, 'connected']]);
+    expect((await demo.client.installations.list({ userId: 'alice' }))[0]!.credentialIds).toEqual({
+      slack: slackCredentialId,
+    });
+
+    const before = (await demo.client.workflows.logs(slackWorkflowId, { userId: 'alice' })).length;
+    await createDeal(page, 'Stark upgrade', 'Stark');
+    expect(await latestRun(before)).toMatchObject({ status: 'succeeded', error: null });
+    expect(demo.sandbox.slack.messages.at(-1)).toMatchObject({
+      channel: 'C0SALES01',
+      text: 'New deal: Stark upgrade with Stark (25000 USD)',
+    });
+    await expect
+      .poll(() => demo.webhooks.notices.find((n) => n.type === 'credential.connected'), { timeout: 30_000 })
+      .toMatchObject({ username: 'alice', data: { credentialId: slackCredentialId } });
+  });
 });

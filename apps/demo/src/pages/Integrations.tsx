@@ -1,13 +1,53 @@
-import { IntegrationsPage, useInstallations, useWorkflows } from '@inlay/react';
+import { Connections, IntegrationsPage, useInstallations, useWorkflows } from '@inlay/react';
+import { useEffect, useState } from 'react';
+import { api } from '../api.ts';
 
 export function Integrations() {
   return (
     <div className="stack">
       <h1>Settings → Integrations</h1>
       <p className="muted">Connect Acme CRM to the tools your team uses. Powered by Inlay.</p>
+      <Notices />
       <IntegrationsPage headingLevel={2} />
+      <Connections />
       <WebhookUrls />
     </div>
+  );
+}
+
+interface Notice {
+  webhookId: string;
+  type: string;
+  message: string;
+  receivedAt: string;
+}
+
+/**
+ * What Acme CRM's backend did with Inlay's account webhooks for this user (it would email them): shown here
+ * so the demo makes the host's side visible. Polled, as a real inbox would be.
+ */
+function Notices() {
+  const [notices, setNotices] = useState<Notice[]>([]);
+  useEffect(() => {
+    const load = () =>
+      api<{ data: Notice[] }>('GET', '/notices').then(
+        (r) => setNotices(r.data),
+        () => {},
+      );
+    load();
+    const timer = setInterval(load, 2000);
+    return () => clearInterval(timer);
+  }, []);
+  const reconnect = notices.filter((n) => n.type === 'credential.needs_reconnect').slice(0, 3);
+  if (!reconnect.length) return null;
+  return (
+    <section className="card stack" aria-label="Notifications from Acme CRM">
+      {reconnect.map((n) => (
+        <p key={n.webhookId} data-testid="host-notice">
+          {n.message} <span className="muted">({new Date(n.receivedAt).toLocaleTimeString()})</span>
+        </p>
+      ))}
+    </section>
   );
 }
 
