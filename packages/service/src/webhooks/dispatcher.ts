@@ -26,7 +26,8 @@ export const retryDelay = (n: number, baseMs: number) => baseMs * 4 ** Math.max(
  * Sends queued account webhooks, signed per Standard Webhooks, through the egress policy. Per endpoint only
  * the oldest undelivered event is sent, so a receiver sees each endpoint's events in order; an endpoint
  * that keeps failing holds up only its own queue. Several nodes may run it: a delivery is leased before
- * it is sent.
+ * it is sent. The table is the queue also with INLAY_QUEUE=pg-boss: it is durable and leased already, and
+ * pg-boss could not keep the per-endpoint order (docs/credentials-and-oauth.md#account-webhooks).
  */
 export class WebhookDispatcher {
   readonly #fetch: typeof fetch;
