@@ -13,6 +13,7 @@ import type {
   MessageResponse,
   OAuthApp,
   OAuthAppBody,
+  ProxyCount,
   RunResponse,
   UpdateAccountSettingsBody,
   UpdateUserBody,
@@ -119,6 +120,10 @@ function serverRoutes(r: Request) {
       /** `PUT /settings`: replaces them; origins OAuth may redirect or post its result to. */
       put: (body: UpdateAccountSettingsBody) =>
         unwrap(r<Data<AccountSettings>>('PUT', '/settings', { body })),
+    },
+    stats: {
+      /** `GET /stats/proxy`: the account's proxy calls per connector since the node started. */
+      proxy: (o?: CallOptions) => unwrap(r<Data<ProxyCount[]>>('GET', '/stats/proxy', o)),
     },
     meta: {
       /** `GET /.well-known/jwks.json` */

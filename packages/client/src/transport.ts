@@ -10,6 +10,9 @@ export const API_VERSION = '2025-09';
  */
 export const CLIENT_HEADER = 'x-inlay-client';
 
+/** On every answer the proxy passes through from the provider (its status), never on Inlay's own. */
+export const UPSTREAM_STATUS_HEADER = 'x-inlay-upstream-status';
+
 export type QueryValue = string | number | boolean | null | undefined;
 
 export interface CallOptions {
@@ -22,7 +25,24 @@ export interface RequestInit {
   signal?: AbortSignal;
 }
 
-export type Request = <T>(method: string, path: string, init?: RequestInit) => Promise<T>;
+/** What fetch accepts as a body (`BodyInit`, without needing the DOM library). */
+export type FetchBody = NonNullable<Parameters<typeof fetch>[1]>['body'];
+
+export interface RawInit {
+  query?: object;
+  /** Sent as it is, with `headers['content-type']` saying what it is. */
+  body?: FetchBody;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** Answers the fetch `Response` itself, whatever its status (the proxy streams the provider's answer). */
+export type RawRequest = (method: string, path: string, init?: RawInit) => Promise<Response>;
+
+export type Request = (<T>(method: string, path: string, init?: RequestInit) => Promise<T>) & {
+  /** The same transport without JSON encoding or decoding. */
+  raw?: RawRequest;
+};
 
 export interface TransportOptions {
   /** The service (`https://inlay.example.com`) or a host proxy path (`/api/inlay`). */
@@ -56,8 +76,24 @@ export const seg = encodeURIComponent;
 
 /** The one function every route goes through: URL, headers, bearer token, one retry after a 401, problem errors. */
 export function createTransport(opts: TransportOptions, auth?: Auth): Request {
+  const raw = createRawTransport(opts, auth);
+  const request = async <T>(method: string, path: string, init: RequestInit = {}): Promise<T> =>
+    read<T>(
+      await raw(method, path, {
+        query: init.query,
+        signal: init.signal,
+        ...(init.body === undefined
+          ? {}
+          : { body: JSON.stringify(init.body), headers: { 'content-type': 'application/json' } }),
+      }),
+    );
+  return Object.assign(request, { raw });
+}
+
+/** URL, headers, bearer token and one retry after a 401; the response is handed back unread. */
+export function createRawTransport(opts: TransportOptions, auth?: Auth): RawRequest {
   const base = opts.baseUrl.replace(/\/+$/, '');
-  return async <T>(method: string, path: string, init: RequestInit = {}): Promise<T> => {
+  return async (method, path, init = {}) => {
     const url = base + path + queryString(init.query);
     const send = (token: string | undefined) => {
       const headers: Record<string, string> = {
@@ -65,37 +101,36 @@ export function createTransport(opts: TransportOptions, auth?: Auth): Request {
         'x-api-version': opts.apiVersion ?? API_VERSION,
         [CLIENT_HEADER]: '1',
         ...opts.headers,
+        ...init.headers,
       };
-      if (init.body !== undefined) headers['content-type'] = 'application/json';
       if (token) headers.authorization = `Bearer ${token}`;
-      return (opts.fetch ?? fetch)(url, {
-        method,
-        headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: init.signal,
-      }).catch((cause: unknown) => {
-        if ((cause as Error)?.name === 'AbortError') throw cause;
-        throw new InlayError(
-          {
-            status: 0,
-            title: 'Network error',
-            detail: `Could not reach ${url}: ${(cause as Error)?.message}`,
-          },
-          { cause },
-        );
-      });
+      return (opts.fetch ?? fetch)(url, { method, headers, body: init.body, signal: init.signal }).catch(
+        (cause: unknown) => {
+          if ((cause as Error)?.name === 'AbortError') throw cause;
+          throw new InlayError(
+            {
+              status: 0,
+              title: 'Network error',
+              detail: `Could not reach ${url}: ${(cause as Error)?.message}`,
+            },
+            { cause },
+          );
+        },
+      );
     };
     let token = await auth?.get();
     let res = await send(token);
-    if (res.status === 401 && auth?.refresh) {
+    // A provider's own 401 through the proxy says nothing about Inlay's token.
+    if (res.status === 401 && !res.headers.has(UPSTREAM_STATUS_HEADER) && auth?.refresh) {
       token = await auth.refresh(token);
       if (token) res = await send(token);
     }
-    return read<T>(res);
+    return res;
   };
 }
 
-async function read<T>(res: Response): Promise<T> {
+/** Reads an answer: JSON parsed, a problem thrown as InlayError. */
+export async function read<T>(res: Response): Promise<T> {
   const text = await res.text();
   let body: unknown = text || undefined;
   if (text && /json/.test(res.headers.get('content-type') ?? '')) {

@@ -16,6 +16,7 @@ export * from './egress/index.ts';
 export { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';
 export * from './expressions/index.ts';
 export { connectorIconSvg } from './icons.ts';
+export type { StreamedResponse } from './node-transport.ts';
 export { REDACTED, redact, secretValues } from './redact.ts';
 export {
   type ActionResult,

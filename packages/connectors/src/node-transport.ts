@@ -1,6 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { EgressConnectOptions, EgressPolicy } from './egress/egress-policy.ts';
 
@@ -9,7 +9,7 @@ export interface TransportRequest {
   url: URL;
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   signal: AbortSignal;
   /** The policy every hop passes. */
   egress: EgressPolicy;
@@ -48,17 +48,66 @@ const ORIGIN_BOUND = ['authorization', 'cookie', 'proxy-authorization'];
  * total and cut off past `maxBytes`.
  */
 export async function nodeTransport(req: TransportRequest, maxBytes: number): Promise<TransportResponse> {
+  const res = await openResponse(req);
+  const flat = flatHeaders(res);
+  return { status: res.statusCode ?? 0, headers: flat, text: await readText(res, maxBytes) };
+}
+
+/** The answer with its body still unread, decoded (decompressed) as it streams. */
+export interface StreamedResponse {
+  status: number;
+  /** As sent, less `content-encoding` and `content-length` when the body is decoded here. */
+  headers: Record<string, string>;
+  body: Readable;
+}
+
+/**
+ * Like `nodeTransport`, but hands the body back as a stream (the proxy pipes it on): the caller reads it,
+ * or destroys it. A body past `maxBytes` ends the stream with ResponseTooLarge.
+ */
+export async function nodeTransportStream(
+  req: TransportRequest,
+  maxBytes: number,
+): Promise<StreamedResponse> {
+  const res = await openResponse(req);
+  const status = res.statusCode ?? 0;
+  const headers = flatHeaders(res);
+  if (Number(res.headers['content-length'] ?? 0) > maxBytes) {
+    res.destroy();
+    throw new ResponseTooLarge(status);
+  }
+  const decode = decoder(res.headers['content-encoding']);
+  if (decode) {
+    delete headers['content-encoding'];
+    delete headers['content-length'];
+  }
+  let size = 0;
+  const capped = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(new ResponseTooLarge(status));
+      done(null, chunk);
+    },
+  });
+  const body = decode ? pipeline(res, decode, capped, () => {}) : pipeline(res, capped, () => {});
+  return { status, headers, body };
+}
+
+function flatHeaders(res: IncomingMessage): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = [v].flat().join(', ');
+  return flat;
+}
+
+/** Sends the request and follows redirects (each hop through the egress policy); the body is left unread. */
+async function openResponse(req: TransportRequest): Promise<IncomingMessage> {
   let { url, method, body } = req;
   const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...req.headers };
   for (let hop = 0; ; hop++) {
     const connect = req.egress.connectOptions(url, { trusted: url.origin === req.trustedOrigin });
     const res = await send(url, method, headers, body, req.signal, connect);
     const location = res.headers.location;
-    if (!REDIRECTS.has(res.statusCode ?? 0) || !location || req.followRedirects === false) {
-      const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = [v].flat().join(', ');
-      return { status: res.statusCode ?? 0, headers: flat, text: await readText(res, maxBytes) };
-    }
+    if (!REDIRECTS.has(res.statusCode ?? 0) || !location || req.followRedirects === false) return res;
     res.resume();
     if (hop === MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
     const next = new URL(location, url);
@@ -78,7 +127,7 @@ function send(
   url: URL,
   method: string,
   headers: Record<string, string>,
-  body: string | undefined,
+  body: string | Buffer | undefined,
   signal: AbortSignal,
   connect: EgressConnectOptions,
 ): Promise<IncomingMessage> {

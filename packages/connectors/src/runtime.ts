@@ -4,7 +4,12 @@ import { EgressDenied } from './egress/egress-denied.ts';
 import { EgressPolicy } from './egress/egress-policy.ts';
 import { requestHeaderProblem } from './egress/request-headers.ts';
 import { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';
-import { nodeTransport, ResponseTooLarge } from './node-transport.ts';
+import {
+  nodeTransport,
+  nodeTransportStream,
+  ResponseTooLarge,
+  type StreamedResponse,
+} from './node-transport.ts';
 import { envKey, fill } from './template.ts';
 import type {
   ActionDefinition,
@@ -316,12 +321,12 @@ export class ConnectorRuntime {
     };
   }
 
-  async #send(
+  /** The URL and headers of a request, with base URL, connector headers and credential applied. */
+  #prepare(
     def: ConnectorDefinition,
-    spec: HttpRequestSpec,
+    spec: Pick<HttpRequestSpec, 'path' | 'api' | 'query' | 'headers'>,
     credential: CredentialSecrets | undefined,
-    opts: CallOptions,
-  ): Promise<HttpResponse> {
+  ) {
     const settings = this.settings(def, credential);
     const absolute = /^https?:\/\//.test(spec.path);
     const base = absolute ? '' : this.baseUrl(def, settings, spec.api);
@@ -353,6 +358,16 @@ export class ConnectorRuntime {
       ...own,
     };
     const credentialHeaders = applyAuth(def, credential, headers, url);
+    return { url, headers, absolute, trustedOrigin, credentialHeaders };
+  }
+
+  async #send(
+    def: ConnectorDefinition,
+    spec: HttpRequestSpec,
+    credential: CredentialSecrets | undefined,
+    opts: CallOptions,
+  ): Promise<HttpResponse> {
+    const { url, headers, absolute, trustedOrigin, credentialHeaders } = this.#prepare(def, spec, credential);
     let body: string | undefined;
     if (spec.body !== undefined && spec.method !== 'GET') {
       if (spec.bodyType === 'form') {
@@ -388,31 +403,101 @@ export class ConnectorRuntime {
         body: parseBody(res.text, res.headers['content-type']),
       };
     } catch (err) {
-      if (err instanceof EgressDenied)
-        throw new ConnectorError(`${err.message}. An operator can open it with INLAY_EGRESS_ALLOW`, {
-          code: 'egress_denied',
-          transient: false,
-        });
-      if (err instanceof ResponseTooLarge)
-        throw new ConnectorError(`Response exceeds the ${MAX_BODY_BYTES}-byte limit`, {
-          code: 'response_too_large',
-          transient: false,
-          statusCode: err.status,
-        });
-      if (opts.signal?.aborted)
-        throw new ConnectorError('The run was cancelled', { code: 'aborted', transient: false });
-      const timedOut = timeout.aborted;
-      const target = absolute ? url.host : def.name;
-      // Toward a URL a user or agent chose, a closed port, an unreachable host and an unknown name read
-      // the same: the reason would turn the step into a port and name scanner.
-      const reason = trustedOrigin ? `: ${networkReason(err as Error)}` : '';
-      throw new ConnectorError(
-        timedOut
-          ? `${target} did not answer within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
-          : `Could not reach ${target}${reason}`,
-        { code: timedOut ? 'timeout' : 'network_error', transient: true },
+      throw this.#transportError(
+        err,
+        def,
+        { url, absolute, trustedOrigin, timeout, maxBytes: MAX_BODY_BYTES },
+        opts,
       );
     }
+  }
+
+  /**
+   * Sends one request and hands back the answer with its body unread (the proxy streams it on). The body is
+   * sent as given; a 401 on an OAuth credential is refreshed through `onUnauthorized` and sent once more,
+   * and a refusal that remains is reported to `onAuthRefused` (the answer is still returned as it is).
+   */
+  async stream(
+    def: ConnectorDefinition,
+    spec: Omit<HttpRequestSpec, 'body' | 'bodyType'> & { body?: Buffer },
+    opts: CallOptions & { maxBytes: number },
+  ): Promise<StreamedResponse> {
+    const once = async (credential: CredentialSecrets | undefined) => {
+      const { url, headers, absolute, trustedOrigin, credentialHeaders } = this.#prepare(
+        def,
+        spec,
+        credential,
+      );
+      const timeout = AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
+      const body = spec.method === 'GET' ? undefined : spec.body;
+      try {
+        return await nodeTransportStream(
+          {
+            url,
+            method: spec.method,
+            headers,
+            body,
+            signal,
+            egress: this.#egress,
+            trustedOrigin,
+            credentialHeaders,
+          },
+          opts.maxBytes,
+        );
+      } catch (err) {
+        throw this.#transportError(
+          err,
+          def,
+          { url, absolute, trustedOrigin, timeout, maxBytes: opts.maxBytes },
+          opts,
+        );
+      }
+    };
+    let res = await once(opts.credential);
+    const withCredential = opts.credential !== undefined && def.auth.type !== 'none';
+    if (withCredential && res.status === 401 && def.auth.type === 'oauth2' && opts.onUnauthorized) {
+      const fresh = await opts.onUnauthorized();
+      if (fresh) {
+        res.body.destroy();
+        res = await once(fresh);
+      }
+    }
+    if (withCredential && res.status === 401 && opts.onAuthRefused) await opts.onAuthRefused('HTTP 401');
+    return res;
+  }
+
+  #transportError(
+    err: unknown,
+    def: ConnectorDefinition,
+    at: { url: URL; absolute: boolean; trustedOrigin?: string; timeout: AbortSignal; maxBytes: number },
+    opts: CallOptions,
+  ): ConnectorError {
+    if (err instanceof EgressDenied)
+      return new ConnectorError(`${err.message}. An operator can open it with INLAY_EGRESS_ALLOW`, {
+        code: 'egress_denied',
+        transient: false,
+      });
+    if (err instanceof ResponseTooLarge)
+      return new ConnectorError(`Response exceeds the ${at.maxBytes}-byte limit`, {
+        code: 'response_too_large',
+        transient: false,
+        statusCode: err.status,
+      });
+    if (err instanceof ConnectorError) return err;
+    if (opts.signal?.aborted)
+      return new ConnectorError('The run was cancelled', { code: 'aborted', transient: false });
+    const timedOut = at.timeout.aborted;
+    const target = at.absolute ? at.url.host : def.name;
+    // Toward a URL a user or agent chose, a closed port, an unreachable host and an unknown name read
+    // the same: the reason would turn the step into a port and name scanner.
+    const reason = at.trustedOrigin ? `: ${networkReason(err as Error)}` : '';
+    return new ConnectorError(
+      timedOut
+        ? `${target} did not answer within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`
+        : `Could not reach ${target}${reason}`,
+      { code: timedOut ? 'timeout' : 'network_error', transient: true },
+    );
   }
 }
 

@@ -49,6 +49,7 @@ import {
 import { LogEntry, LogsQuery } from './logs.ts';
 import { CreateMcpServerBody, CreateMcpServerResponse, McpServer } from './mcp.ts';
 import { Problem } from './problem.ts';
+import { ProxyCount, ProxyQuery } from './proxy.ts';
 import { AccountSettings, UpdateAccountSettingsBody } from './settings.ts';
 import { Jwks, UserToken } from './tokens.ts';
 import { CreateUserBody, CreateUserResponse, UpdateUserBody, User, UsersQuery } from './users.ts';
@@ -102,6 +103,8 @@ interface Op {
   jsonBody?: boolean;
   /** A quota applies, so 429 does: authenticated routes by default. */
   limited?: boolean;
+  /** Passes the provider's answer through: any status, any body, besides the problems Inlay answers itself. */
+  proxy?: boolean;
 }
 
 const problem = (description: string, headers?: oas31.HeadersObject) => ({
@@ -158,6 +161,16 @@ function responsesOf(op: Op, write: boolean): oas31.ResponsesObject {
   if (op.problems?.['502']) out['502'] = problem(op.problems['502']);
   if (op.db !== false) out['503'] = problem(COMMON['503'], retryAfter('Seconds to wait before retrying'));
   Object.assign(out, op.extra);
+  if (op.proxy) {
+    // The provider's own answer may carry any of these statuses too, with whatever body it sends.
+    for (const r of Object.values(out) as oas31.ResponseObject[])
+      r.content = { ...r.content, '*/*': { schema: {} } };
+    out.default = {
+      description:
+        "The provider's answer, streamed back (`x-inlay-upstream-status` says it is the provider's)",
+      content: { '*/*': { schema: {} } },
+    };
+  }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -172,8 +185,24 @@ function operation(op: Op, method: string): ZodOpenApiOperationObject {
     requestParams: {
       ...(op.path ? { path: op.path } : {}),
       ...(op.query ? { query: op.query as z.ZodObject } : {}),
-      header: z.object({ 'x-api-version': z.enum(API_VERSIONS).optional() }),
+      header: op.proxy
+        ? z.object({
+            'x-api-version': z.enum(API_VERSIONS).optional(),
+            'x-inlay-credential-id': uuidParam.optional().meta({
+              description: "Which of the user's credentials to use; by default the only connected one",
+            }),
+          })
+        : z.object({ 'x-api-version': z.enum(API_VERSIONS).optional() }),
     },
+    ...(op.proxy
+      ? {
+          requestBody: {
+            required: false,
+            description: 'Forwarded as bytes with its content type (JSON, a form, a file)',
+            content: { '*/*': { schema: {} } },
+          },
+        }
+      : {}),
     ...(op.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: op.body } } } }
       : {}),
@@ -523,6 +552,44 @@ const ops: Record<string, Record<string, Op>> = {
           'The provider rejected the credential, the credential needs reconnecting (`code: credential_needs_reconnect`), or the egress policy refused the host its settings name (`code: egress_denied`)',
         '502': 'The provider could not be reached or failed',
       },
+    },
+  },
+  '/connectors/{connector}/proxy/{path}': Object.fromEntries(
+    (['get', 'post', 'put', 'patch', 'delete'] as const).map((m) => [
+      m,
+      {
+        id: `proxy${m[0]!.toUpperCase()}${m.slice(1)}`,
+        summary: `${m.toUpperCase()} any provider endpoint as the user (the credential is inserted by Inlay)`,
+        tag: 'Proxy',
+        auth: 'user',
+        path: z.object({
+          connector: z.string(),
+          path: z
+            .string()
+            .meta({ description: "The provider path below the connector's base URL; may hold `/`" }),
+        }),
+        query: ProxyQuery,
+        ok: null,
+        proxy: true,
+        problems: {
+          '409':
+            'The user has several connected credentials for the connector: name one with `x-inlay-credential-id`',
+          '422':
+            "The credential is not usable (`credential_needs_reconnect`, another connector's), or the egress policy refused the host (`code: egress_denied`)",
+          '502':
+            'The provider could not be reached, did not answer in time, or answered more than the size cap',
+        },
+      } satisfies Op,
+    ]),
+  ),
+  '/stats/proxy': {
+    get: {
+      id: 'getProxyStats',
+      summary: "The account's proxy calls per connector since this node started",
+      tag: 'Proxy',
+      auth: 'key',
+      ok: listOf(ProxyCount),
+      notFound: false,
     },
   },
   '/connectors/{connector}/oauth-app': {

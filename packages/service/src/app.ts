@@ -42,6 +42,8 @@ import { createMcpPorts } from './mcp/ports.ts';
 import { mcpServerRoutes } from './mcp/routes.ts';
 import { docsRoutes } from './meta/docs-routes.ts';
 import { metaRoutes } from './meta/routes.ts';
+import { ProxyMetrics } from './proxy/proxy-metrics.ts';
+import { proxyRoutes, proxyStatsRoutes } from './proxy/proxy-routes.ts';
 import { createLimiters } from './ratelimit/limiters.ts';
 import { rateLimit } from './ratelimit/rate-limit.ts';
 import { ReadCache } from './store/read-cache.ts';
@@ -122,6 +124,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
       rowLocks: store.kind === 'postgres',
     }),
     logger,
+    proxyMetrics: new ProxyMetrics(),
     events: new AccountEvents(store.db, logger),
     reads: new ReadCache(store.changes, { maxBytes: config.readCacheBytes }),
     onClose: (fn) => closers.push(fn),
@@ -166,7 +169,14 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.use(requestId, requestLog(logger));
   app.use(
     cors({
-      exposedHeaders: ['x-api-version', 'x-request-id', 'retry-after', 'ratelimit', 'ratelimit-policy'],
+      exposedHeaders: [
+        'x-api-version',
+        'x-request-id',
+        'retry-after',
+        'ratelimit',
+        'ratelimit-policy',
+        'x-inlay-upstream-status',
+      ],
       maxAge: 600,
     }),
   );
@@ -185,6 +195,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine, config.mcpMaxConcurrentActions));
   if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger, config.trustProxy);
   else app.all(MCP_PATH, mcp);
+  // The proxy forwards bodies of any type as bytes, so it comes before the JSON-only body parser.
+  app.use(proxyRoutes(ctx, auth, limiters, ctx.proxyMetrics));
   app.use(requireJson, jsonBody(JSON_LIMIT));
   app.use(authenticate(auth));
   app.use(
@@ -202,6 +214,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     mcpServerRoutes(ctx),
     settingsRoutes(ctx),
     webhookEndpointRoutes(ctx),
+    proxyStatsRoutes(ctx.proxyMetrics),
   );
   app.use(notFoundRoute);
   app.use(errorHandler(logger));

@@ -11,6 +11,8 @@ export interface RateLimitConfig {
   perUser: number;
   /** Calls per window per installation's webhook URL; 0 turns the limit off. */
   perWebhook: number;
+  /** Proxy calls per window per user (`/connectors/{connector}/proxy/…`); 0 turns the limit off. */
+  perProxyUser: number;
   windowSeconds: number;
   /** How often a node sends its batched counts to the shared store; 0 sends every request at once. */
   syncMs: number;
@@ -77,6 +79,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Memory for cached reads (users, workflow lists), in bytes; 0 turns the cache off. */
   readCacheBytes: number;
+  /** Largest provider answer the proxy streams back (`INLAY_PROXY_MAX_RESPONSE_MB`). */
+  proxyMaxResponseBytes: number;
   rateLimit: RateLimitConfig;
   /** Express `trust proxy`: true, a hop count, or addresses/subnets/names. */
   trustProxy: boolean | number | string;
@@ -149,6 +153,8 @@ const EnvSchema = z.object({
   INLAY_RATE_LIMIT_PER_WEBHOOK: int('INLAY_RATE_LIMIT_PER_WEBHOOK', 0, 10_000_000, 120),
   INLAY_RATE_LIMIT_WINDOW_SECONDS: int('INLAY_RATE_LIMIT_WINDOW_SECONDS', 1, 86_400, 60),
   INLAY_RATE_LIMIT_SYNC_MS: int('INLAY_RATE_LIMIT_SYNC_MS', 0, 10_000, 100),
+  INLAY_PROXY_RATE_LIMIT_PER_USER: int('INLAY_PROXY_RATE_LIMIT_PER_USER', 0, 10_000_000, 300),
+  INLAY_PROXY_MAX_RESPONSE_MB: int('INLAY_PROXY_MAX_RESPONSE_MB', 1, 4096, 50),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://')
@@ -251,10 +257,12 @@ export function loadConfig(
     drainTimeoutMs: e.INLAY_DRAIN_TIMEOUT_MS,
     requestTimeoutMs: e.INLAY_REQUEST_TIMEOUT_MS,
     readCacheBytes: e.INLAY_READ_CACHE_MB * 1024 * 1024,
+    proxyMaxResponseBytes: e.INLAY_PROXY_MAX_RESPONSE_MB * 1024 * 1024,
     rateLimit: {
       perKey: e.INLAY_RATE_LIMIT_PER_KEY,
       perUser: e.INLAY_RATE_LIMIT_PER_USER,
       perWebhook: e.INLAY_RATE_LIMIT_PER_WEBHOOK,
+      perProxyUser: e.INLAY_PROXY_RATE_LIMIT_PER_USER,
       windowSeconds: e.INLAY_RATE_LIMIT_WINDOW_SECONDS,
       syncMs: e.INLAY_RATE_LIMIT_SYNC_MS,
       redisUrl: e.REDIS_URL,

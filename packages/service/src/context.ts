@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { CredentialService } from './credentials/credential-service.ts';
 import type { Vault } from './credentials/vault.ts';
 import type { Logger } from './logger.ts';
+import type { ProxyMetrics } from './proxy/proxy-metrics.ts';
 import type { ReadCache } from './store/read-cache.ts';
 import type { Db, Store } from './store/store.ts';
 import type { UserTokens } from './tokens/user-tokens.ts';
@@ -20,6 +21,8 @@ export interface AppContext {
   /** Account events for the account's webhook endpoints. */
   events: AccountEvents;
   logger: Logger;
+  /** Proxy calls counted per account and connector (they are not executions). */
+  proxyMetrics: ProxyMetrics;
   /** Hot reads kept until a write (on any node) changes them. */
   reads: ReadCache;
   /** Called on shutdown, in reverse order of registration. */

@@ -454,6 +454,7 @@ const TOOLS = [
   'list_workflows_inlay',
   'run_workflow_inlay',
   'get_workflow_logs_inlay',
+  'proxy_request_inlay',
   'no_such_tool',
   ...PROTO_NAMES,
 ];

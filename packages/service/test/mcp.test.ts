@@ -21,6 +21,7 @@ const TOOLS = [
   'get_workflow_logs_inlay',
   'list_connectors_inlay',
   'list_workflows_inlay',
+  'proxy_request_inlay',
   'run_workflow_inlay',
 ];
 

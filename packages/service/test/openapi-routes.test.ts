@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc?.close());
 
-const toOpenApiPath = (expressPath: string) => expressPath.replace(/:(\w+)/g, '{$1}');
+const toOpenApiPath = (expressPath: string) => expressPath.replace(/[:*](\w+)/g, '{$1}');
 
 describe('the OpenAPI document', () => {
   it('documents every route the service serves, and nothing it does not', async () => {

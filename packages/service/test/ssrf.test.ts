@@ -201,6 +201,27 @@ const entryPoints: SsrfEntryPoint[] = [
     // A setting is percent-encoded into the URL template: `[::1]` cannot become a host, and says so at once.
     expectedCode: (form: SsrfForm) => (form.host.startsWith('[') ? 'invalid_request' : 'egress_denied'),
   },
+  {
+    name: 'proxy, host from a crafted credential setting',
+    async attempt(form) {
+      const created = await svc.call('POST', '/credentials', {
+        auth: jwt,
+        body: {
+          connector: 'tenant',
+          data: { apiKey: 'k-0123456789', host: form.host, port: String(form.port) },
+        },
+      });
+      if (created.status !== 201) return { code: created.body.code, message: created.body.message };
+      const id = created.body.data.credentialId;
+      const r = await svc.call('GET', '/connectors/tenant/proxy/ssrf', {
+        auth: jwt,
+        headers: { 'x-inlay-credential-id': id },
+      });
+      expect(r.status, r.text).toBe(422);
+      return { code: r.body.code, message: r.body.message };
+    },
+    expectedCode: (form: SsrfForm) => (form.host.startsWith('[') ? 'invalid_request' : 'egress_denied'),
+  },
 ];
 
 describe('the SSRF matrix', () => {

@@ -6,6 +6,7 @@ import { failAbandoned, listCredentials } from '../credentials/credentials.ts';
 import { logPage } from '../executions/executions.ts';
 import { findWorkflow, listWorkflows } from '../workflows/workflows.ts';
 import { page } from './cursor.ts';
+import { ProxyToolInput, ProxyToolOutput, proxyTool } from './proxy-tool.ts';
 import { capValue, failure, toolResult } from './result-cap.ts';
 import { type McpSession, requireUser, ToolFailure } from './session.ts';
 
@@ -42,7 +43,7 @@ function connectorOf(s: McpSession, id: string) {
   return def;
 }
 
-/** Registers the nine `_inlay` tools, minus those the server's restrictions hide. */
+/** Registers the ten `_inlay` tools, minus those the server's restrictions hide. */
 export function registerTools(server: McpServer, s: McpSession): void {
   const registry = new Map<string, { input: z.ZodObject; call: (args: unknown) => Promise<unknown> }>();
   const tool = <I extends z.ZodObject, O extends z.ZodObject>(
@@ -380,6 +381,19 @@ export function registerTools(server: McpServer, s: McpSession): void {
       const share = Math.floor((maxBytes - 1024) / Math.max(1, out.logs.length));
       const logs = out.logs.map((l) => capValue(l, share).value as Record<string, unknown>);
       return { ...out, logs, truncated: true };
+    },
+  );
+
+  tool(
+    'proxy_request_inlay',
+    "Calls any endpoint of a connector's API as the user (the credential is inserted by Inlay): for what no action covers.",
+    ProxyToolInput,
+    ProxyToolOutput,
+    (args) => proxyTool(s, args),
+    { openWorldHint: true },
+    (out, maxBytes) => {
+      const { value, truncated } = capValue(out.body, maxBytes - 2048);
+      return { ...out, body: value, ...(truncated ? { truncated } : {}) };
     },
   );
 

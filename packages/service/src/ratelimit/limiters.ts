@@ -19,6 +19,8 @@ export interface Limiters {
   perUser?: Limiter;
   /** Per installation, on its public webhook URL. */
   perWebhook?: Limiter;
+  /** Per user, on the proxy (on top of the per-key or per-user quota). */
+  perProxy?: Limiter;
   close(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ function postgresLimiter(pool: NonNullable<Store['pool']>, prefix: string, point
 
 /** Builds the per-key and per-user limiters on Redis when configured, else PostgreSQL, else memory. */
 export async function createLimiters(config: RateLimitConfig, store: Store): Promise<Limiters> {
-  const { perKey, perUser, perWebhook, windowSeconds: duration, redisUrl, syncMs } = config;
+  const { perKey, perUser, perWebhook, perProxyUser, windowSeconds: duration, redisUrl, syncMs } = config;
   const closers: (() => Promise<unknown>)[] = [];
   let backend: LimiterBackend = 'memory';
   let make: (prefix: string, points: number) => Promise<Limiter>;
@@ -110,6 +112,7 @@ export async function createLimiters(config: RateLimitConfig, store: Store): Pro
     perKey: perKey > 0 ? await make('key', perKey) : undefined,
     perUser: perUser > 0 ? await make('user', perUser) : undefined,
     perWebhook: perWebhook > 0 ? await make('hook', perWebhook) : undefined,
+    perProxy: perProxyUser > 0 ? await make('proxy', perProxyUser) : undefined,
     async close() {
       for (const fn of closers) await fn();
     },

@@ -8,7 +8,7 @@ import type { Limiter } from './batched-limiter.ts';
 import type { Limiters } from './limiters.ts';
 
 interface Quota {
-  policy: 'per-key' | 'per-user' | 'per-webhook';
+  policy: 'per-key' | 'per-user' | 'per-webhook' | 'proxy-per-user';
   key: string;
   limit: number;
 }
@@ -96,6 +96,23 @@ export async function limitWebhook(
   await consume(
     limiter,
     { policy: 'per-webhook', key: installationId, limit: limiter.points },
+    windowSeconds,
+    res,
+  );
+}
+
+/** Counts one proxy call against the user's proxy quota (on top of the key's or the JWT's quota). */
+export async function limitProxy(
+  limiters: Limiters,
+  user: { accountId: string; id: string },
+  windowSeconds: number,
+  res: Response,
+): Promise<void> {
+  const limiter = limiters.perProxy;
+  if (!limiter) return;
+  await consume(
+    limiter,
+    { policy: 'proxy-per-user', key: `${user.accountId}:${user.id}`, limit: limiter.points },
     windowSeconds,
     res,
   );

@@ -37,7 +37,16 @@ export class OpenApiResponseValidator {
     for (const [template, item] of Object.entries<Json>(doc.paths ?? {})) {
       const segments = template.split('/');
       const re = new RegExp(
-        `^${segments.map((s) => (/^\{\w+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}$`,
+        `^${segments
+          // The proxy's trailing `{path}` spans segments (`/connectors/{connector}/proxy/{path}`).
+          .map((s, i) =>
+            s === '{path}' && i === segments.length - 1
+              ? '.+'
+              : /^\{\w+\}$/.test(s)
+                ? '[^/]+'
+                : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'),
+          )
+          .join('/')}$`,
       );
       const literal = segments.filter((s) => !s.startsWith('{')).length;
       for (const [method, op] of Object.entries<Json>(item))
@@ -71,6 +80,8 @@ export class OpenApiResponseValidator {
         return [`${where}: ${r.status} declares no body, got ${media}: ${r.text.slice(0, 200)}`];
       return [];
     }
+    // `*/*`: the proxy passes the provider's answer through, whatever its type.
+    if (!Object.hasOwn(content, media) && Object.hasOwn(content, '*/*')) return [];
     if (!Object.hasOwn(content, media))
       return [
         `${where}: ${r.status} declares ${Object.keys(content).join(', ')}, got "${r.contentType}": ${r.text.slice(0, 200)}`,

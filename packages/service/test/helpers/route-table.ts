@@ -30,7 +30,7 @@ export function routeTable(app: Express): RouteEntry[] {
               method: m.toUpperCase(),
               path,
               handlers: layer.route.stack.map((l) => l.name ?? ''),
-              params: [...path.matchAll(/:(\w+)/g)].map((x) => x[1]!),
+              params: [...path.matchAll(/[:*](\w+)/g)].map((x) => x[1]!),
             });
           }
         if (layer.route.methods._all)
@@ -39,7 +39,7 @@ export function routeTable(app: Express): RouteEntry[] {
               method: 'POST',
               path,
               handlers: layer.route.stack.map((l) => l.name ?? ''),
-              params: [...path.matchAll(/:(\w+)/g)].map((x) => x[1]!),
+              params: [...path.matchAll(/[:*](\w+)/g)].map((x) => x[1]!),
             });
       } else if (layer.handle?.stack) walk(layer.handle.stack);
     }
@@ -57,7 +57,7 @@ export function routeTable(app: Express): RouteEntry[] {
 
 /** Fills `:params` from a function of the parameter name. */
 export function fillPath(path: string, value: (param: string) => string): string {
-  return path.replace(/:(\w+)/g, (_, name: string) => value(name));
+  return path.replace(/[:*](\w+)/g, (_, name: string) => value(name));
 }
 
 export const isMcpRoute = (r: RouteEntry) => r.path.startsWith('/mcp/:');

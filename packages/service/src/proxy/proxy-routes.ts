@@ -1,0 +1,137 @@
+import { pipeline } from 'node:stream/promises';
+import type { HttpMethod, StreamedResponse } from '@inlay/connectors';
+import express, { type Request, type RequestHandler, Router } from 'express';
+import type { AppContext } from '../context.ts';
+import { type Authenticator, accountOf, authenticate, requireApiKey } from '../http/auth.ts';
+import { HttpProblem, invalid, notFound } from '../http/problem.ts';
+import type { Limiters } from '../ratelimit/limiters.ts';
+import { limitProxy } from '../ratelimit/rate-limit.ts';
+import { resolveUser } from '../users/resolve-user.ts';
+import { isProxyable, sendProxy } from './proxy-call.ts';
+import { CREDENTIAL_HEADER } from './proxy-credential.ts';
+import { forwardedRequestHeaders, returnedResponseHeaders } from './proxy-headers.ts';
+import type { ProxyMetrics } from './proxy-metrics.ts';
+
+export const PROXY_MAX_REQUEST_MB = 10;
+/** Query parameters that steer the proxy itself and are not forwarded. */
+const CONTROL_PARAMS = ['userId', 'api'];
+const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The request body as bytes, whatever its type: the proxy forwards JSON, forms and files alike. */
+const rawBody: RequestHandler = (req, res, next) => {
+  express.raw({ type: () => true, limit: `${PROXY_MAX_REQUEST_MB}mb` })(req, res, (err?: unknown) => {
+    if ((err as { type?: string } | undefined)?.type === 'entity.too.large')
+      return next(
+        new HttpProblem(
+          413,
+          'payload_too_large',
+          `The request body exceeds the ${PROXY_MAX_REQUEST_MB} MB limit`,
+          {
+            errors: [
+              { field: 'body', rule: 'max_size', message: `must be at most ${PROXY_MAX_REQUEST_MB} MB` },
+            ],
+          },
+        ),
+      );
+    next(err);
+  });
+};
+
+/** The provider path and query of the call, as the caller wrote them (percent-encoding kept). */
+function upstreamTarget(req: Request): { path: string; query: Record<string, string[]> } {
+  const [rawPath = '', search = ''] = req.originalUrl.split('?', 2) as [string, string?];
+  const path = /^\/connectors\/[^/]+\/proxy(\/.*)$/.exec(rawPath)?.[1] ?? '/';
+  const query: Record<string, string[]> = {};
+  for (const [k, v] of new URLSearchParams(search)) {
+    if (CONTROL_PARAMS.includes(k)) continue;
+    query[k] = [...(query[k] ?? []), v];
+  }
+  return { path, query };
+}
+
+/**
+ * `GET|POST|PUT|PATCH|DELETE /connectors/{connector}/proxy/{path…}`: sends the call to the provider as the
+ * user, with the credential inserted here (the caller never holds it), and streams the answer back.
+ * Mounted before the JSON body parser: the body is forwarded as bytes.
+ */
+export function proxyRoutes(
+  ctx: AppContext,
+  auth: Authenticator,
+  limiters: Limiters,
+  metrics: ProxyMetrics,
+): Router {
+  const r = Router();
+  const handler: RequestHandler = async (req, res) => {
+    const connector = String(req.params.connector);
+    const def = ctx.connectors.get(connector);
+    if (!def || !isProxyable(def)) throw notFound('Connector');
+    const userId = typeof req.query.userId === 'string' ? req.query.userId : undefined;
+    const api = req.query.api;
+    if (api !== undefined && (typeof api !== 'string' || !Object.hasOwn(def.apis ?? {}, api)))
+      throw invalid(
+        'query.api',
+        'enum',
+        `must name one of ${def.id}'s APIs: ${Object.keys(def.apis ?? {}).join(', ') || 'none'}`,
+      );
+    const user = await resolveUser(ctx, req, userId);
+    await limitProxy(limiters, user, ctx.config.rateLimit.windowSeconds, res);
+    const { path, query } = upstreamTarget(req);
+    const started = Date.now();
+    let upstream: StreamedResponse;
+    try {
+      upstream = await sendProxy(ctx, user, def, {
+        method: req.method === 'HEAD' ? 'GET' : (req.method as HttpMethod),
+        path,
+        api,
+        query,
+        headers: forwardedRequestHeaders(req.headers),
+        body: Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined,
+        credentialId: req.headers[CREDENTIAL_HEADER],
+      });
+    } catch (err) {
+      metrics.record(user.accountId, def.id, true, 0);
+      throw err;
+    }
+    res.status(upstream.status);
+    // setHeader, not res.set: Express would add a charset to the provider's content type.
+    for (const [name, value] of Object.entries(returnedResponseHeaders(upstream.headers)))
+      res.setHeader(name, value);
+    // Tells the provider's own 404 or 401 from Inlay's.
+    res.set('x-inlay-upstream-status', String(upstream.status));
+    let bytes = 0;
+    upstream.body.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    try {
+      await pipeline(upstream.body, res);
+    } catch (err) {
+      // Headers are gone: a body cut short (size cap, provider hung up) can only end the connection.
+      ctx.logger.warn({ connector: def.id, err: (err as Error).message }, 'proxy response cut short');
+      res.destroy();
+    } finally {
+      metrics.record(user.accountId, def.id, upstream.status >= 500 || !res.writableFinished, bytes);
+      ctx.logger.info(
+        { connector: def.id, userId: user.id, status: upstream.status, bytes, ms: Date.now() - started },
+        'proxy call',
+      );
+    }
+  };
+  const path = '/connectors/:connector/proxy/*path';
+  for (const m of METHODS)
+    r[m.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](
+      path,
+      authenticate(auth),
+      rawBody,
+      handler,
+    );
+  return r;
+}
+
+/** `GET /stats/proxy` (API key): the account's proxy calls per connector since this node started. */
+export function proxyStatsRoutes(metrics: ProxyMetrics): Router {
+  const r = Router();
+  r.get('/stats/proxy', requireApiKey, (req, res) => {
+    res.json({ data: metrics.of(accountOf(req)) });
+  });
+  return r;
+}
