@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { defineAction } from '../define.ts';
 import type { ConnectorDefinition } from '../types.ts';
-import { joinMessages, path, withQuery } from './helpers.ts';
+import { bodyLabel, joinMessages, path, withQuery } from './helpers.ts';
 
 /** Members are addressed by the MD5 of the lower-cased email address. */
 export const subscriberHash = (email: string) => createHash('md5').update(email.toLowerCase()).digest('hex');
@@ -60,7 +60,11 @@ export const mailchimp: ConnectorDefinition = {
   },
   // The data centre is the key's suffix: ...-us21 -> us21.api.mailchimp.com
   settings: (fields) => ({ dc: /-([a-z]+\d+)$/.exec(fields.apiKey ?? '')?.[1] ?? 'us1' }),
-  test: { request: () => ({ method: 'GET', path: '/ping' }) },
+  // The API root works with any key and names the account (`/ping` would prove the key but not whose it is).
+  test: {
+    request: () => ({ method: 'GET', path: '/', query: { fields: 'account_name,login_id' } }),
+    accountLabel: bodyLabel('account_name'),
+  },
   // Problem details, with field errors in `errors`.
   errorMessage: (res) => {
     const b = res.body as {

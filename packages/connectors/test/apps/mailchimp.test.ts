@@ -51,8 +51,9 @@ connectorSuite({
   badCredential: { fields: { apiKey: '00000000000000000000000000000000-us21' } },
   auth: { header: 'authorization', value: `Basic ${Buffer.from(`anystring:${apiKey}`).toString('base64')}` },
   test: {
-    request: { method: 'GET', path: '/ping' },
-    ok: { body: { health_status: "Everything's Chimpy!" } },
+    request: { method: 'GET', path: '/', query: { fields: 'account_name,login_id' } },
+    ok: { body: { account_name: 'Acme Newsletters', login_id: '4242' } },
+    label: 'Acme Newsletters',
     rejected: {
       status: 401,
       body: {
