@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Connections, useConnections } from '../../src/index.ts';
+import { Connections, InstallModal, useConnections } from '../../src/index.ts';
 import { GOOD_TOKEN } from '../constants.ts';
 import { api, seed } from '../seed.ts';
 import { renderWidget } from './render.tsx';
@@ -83,5 +83,37 @@ describe('<Connections>', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
     await screen.findByText('No connected accounts yet.', {}, { timeout: 10_000 });
     expect((await api('GET', `/credentials?userId=${userId}`)).body.data).toEqual([]);
+  });
+});
+
+describe('<InstallModal> account picker', () => {
+  it('a second install preselects the connected account, shown with its provider label', async () => {
+    const user = userEvent.setup();
+    const userId = (await api('POST', '/users', { username: `second-${Date.now()}` })).body.userId;
+    const older = await api('POST', '/credentials', {
+      userId,
+      connector: 'discord',
+      data: { botToken: GOOD_TOKEN, guildId: '123456789012345678' },
+    });
+    const newer = await api('POST', '/credentials', {
+      userId,
+      connector: 'discord',
+      name: 'Ops bot',
+      data: { botToken: GOOD_TOKEN, guildId: '123456789012345678' },
+    });
+    expect([older.status, newer.status]).toEqual([201, 201]);
+    renderWidget(<InstallModal workflowId={seed.discordWorkflowId} defaultOpen />, {
+      baseUrl: seed.url,
+      getToken: async () => (await api('GET', `/users/${userId}/token`)).body,
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Install Announce won deals on Discord' });
+    // Both accounts with their label; the most recent one is chosen without a click.
+    const picked = await within(dialog).findByRole('radio', { name: /^Ops bot/ });
+    await waitFor(() => expect(picked).toHaveProperty('checked', true));
+    expect(within(dialog).getByRole('radio', { name: /^Discord/ })).toHaveProperty('checked', false);
+    expect((picked as HTMLInputElement).value).toBe(newer.body.data.credentialId);
+    expect(picked.closest('label')?.textContent).toBe('Ops bot · bot');
+    await user.click(within(dialog).getByRole('button', { name: 'Next' }));
+    await within(dialog).findByRole('heading', { name: /Step 2 of 3/ });
   });
 });
