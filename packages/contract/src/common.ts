@@ -13,6 +13,8 @@ export const LIMITS = {
   url: 2_048,
   array: 100,
   steps: 50,
+  /** Steps of a definition, nested ones included. */
+  nestedSteps: 200,
   configFields: 100,
   fieldValue: 10_000,
   logPageMax: 30,

@@ -39,6 +39,7 @@ export const STEP_ERROR_CODES = [
   'egress_denied',
   'provider_error',
   'response_too_large',
+  'too_many_items',
   'step_error',
 ] as const;
 export type StepErrorCode = (typeof STEP_ERROR_CODES)[number];
@@ -72,6 +73,17 @@ export const Result = z
     attempts: z.number().int().optional(),
     error: StepError.optional(),
     truncated: z.boolean().optional(),
+    iteration: z.number().int().optional().meta({
+      description:
+        'Additive: for a step inside a `forEach`, the index of its iteration (of the innermost loop)',
+    }),
+    parentStepId: z.string().optional().meta({
+      description: 'Additive: for a nested step, the `if` or `forEach` step that holds it',
+    }),
+    branch: z
+      .enum(['then', 'else'])
+      .optional()
+      .meta({ description: 'Additive: for an `if` step, the branch it took' }),
   })
   .meta({ id: 'Result' });
 export type Result = z.infer<typeof Result>;

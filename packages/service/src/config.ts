@@ -56,6 +56,8 @@ export interface Config {
   expressionMemoryMb: number;
   stepRetries: number;
   maxStepOutputBytes: number;
+  /** The most items a `forEach` step may loop over; more fail the step. */
+  maxIterations: number;
   /** First backoff of a step retry; doubles per attempt, with jitter. */
   retryBaseMs: number;
   /** First retry delay of an account webhook delivery; four times longer per attempt, for 24 hours. */
@@ -134,6 +136,7 @@ const EnvSchema = z.object({
   INLAY_EXPRESSION_WORKERS: int('INLAY_EXPRESSION_WORKERS', 1, 64, 2),
   INLAY_EXPRESSION_MEMORY_MB: int('INLAY_EXPRESSION_MEMORY_MB', 16, 4096, 64),
   INLAY_STEP_RETRIES: int('INLAY_STEP_RETRIES', 0, 10, 3),
+  INLAY_MAX_ITERATIONS: int('INLAY_MAX_ITERATIONS', 1, 1_000_000, 1000),
   INLAY_MAX_STEP_OUTPUT_BYTES: int('INLAY_MAX_STEP_OUTPUT_BYTES', 1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
   INLAY_RETRY_BASE_MS: int('INLAY_RETRY_BASE_MS', 1, 60_000, 1000),
   INLAY_WEBHOOK_RETRY_BASE_MS: int('INLAY_WEBHOOK_RETRY_BASE_MS', 1, 3_600_000, 5000),
@@ -244,6 +247,7 @@ export function loadConfig(
     expressionMemoryMb: e.INLAY_EXPRESSION_MEMORY_MB,
     stepRetries: e.INLAY_STEP_RETRIES,
     maxStepOutputBytes: e.INLAY_MAX_STEP_OUTPUT_BYTES,
+    maxIterations: e.INLAY_MAX_ITERATIONS,
     retryBaseMs: e.INLAY_RETRY_BASE_MS,
     webhookRetryBaseMs: e.INLAY_WEBHOOK_RETRY_BASE_MS,
     webhookPollMs: e.INLAY_WEBHOOK_POLL_MS,

@@ -15,6 +15,7 @@ let accountId: string;
 let userId: string;
 let workflowId: string;
 let installationId: string;
+const firstStep = randomUUID();
 
 beforeAll(async () => {
   svc = await startService({ env: { INLAY_RUN_MAX_ATTEMPTS: '3' } });
@@ -26,7 +27,7 @@ beforeAll(async () => {
     {
       trigger: { type: 'manual' },
       steps: [
-        { id: randomUUID(), connector: 'transform', action: 'map', input: { expression: '{"a": 1}' } },
+        { id: firstStep, connector: 'transform', action: 'map', input: { expression: '{"a": 1}' } },
         { id: randomUUID(), connector: 'transform', action: 'map', input: { expression: 'trigger.n * 2' } },
       ],
       config: [],
@@ -47,7 +48,7 @@ const newRun = () => ({
   triggerType: 'manual',
 });
 
-/** A run some worker claimed and then lost: running, lease lapsed, one step recorded. */
+/** A run some worker claimed and then lost: running, lease lapsed, its first step recorded (as `{"a": 7}`). */
 async function lostRun(attempts: number) {
   const store = new RunStore(svc.db, { leaseMs: 60_000, dispatchTimeoutMs: 60_000, maxAttempts: 3 });
   const [id] = await store.create([newRun()]);
@@ -59,13 +60,14 @@ async function lostRun(attempts: number) {
     executionId: id!,
     position: 0,
     userId,
-    stepId: 'half-done',
+    stepId: firstStep,
+    stepKey: firstStep,
     connector: 'transform',
     connectorId: connectorUuid('transform'),
     action: 'map',
     status: 'succeeded',
     input: {},
-    data: [[]],
+    data: [[{ id: randomUUID(), json: { a: 7 } }]],
     startedAt: new Date(),
   });
   return id!;
@@ -124,14 +126,19 @@ describe('RunStore', () => {
       .from(executionSteps)
       .where(eq(executionSteps.executionId, id!))
       .orderBy(executionSteps.position);
-    const defaults = { attempts: 1, error: null, truncated: false };
-    expect(rows).toEqual([{ ...first, ...defaults }, { ...second, ...defaults }, last]);
+    const added = { stepKey: null, iteration: null, parentStepId: null, branch: null, output: null };
+    const defaults = { attempts: 1, error: null, truncated: false, ...added };
+    expect(rows).toEqual([
+      { ...first, ...defaults },
+      { ...second, ...defaults },
+      { ...last, ...added },
+    ]);
     const [run] = await svc.db.select().from(executions).where(eq(executions.id, id!));
     expect(run).toMatchObject({ status: 'failed', finished: false, error: failure, leaseUntil: null });
     expect(run!.stoppedAt).toBeInstanceOf(Date);
   });
 
-  it('sweeps a lapsed run back to the queue without its partial steps, or fails it after the last attempt', async () => {
+  it('sweeps a lapsed run back to the queue with its recorded steps, or fails it after the last attempt', async () => {
     const store = new RunStore(svc.db, { leaseMs: 60_000, dispatchTimeoutMs: 60_000, maxAttempts: 3 });
     const again = await lostRun(1);
     const dead = await lostRun(3);
@@ -150,22 +157,23 @@ describe('RunStore', () => {
       error: { code: 'worker_lost', message: expect.stringContaining('gave up after 3 attempts') },
     });
     expect(rows.find((r) => r.id === dead)!.stoppedAt).toBeInstanceOf(Date);
-    expect(await svc.db.select().from(executionSteps).where(eq(executionSteps.executionId, again))).toEqual(
-      [],
-    );
+    // Kept: the run resumes after them.
+    const kept = await svc.db.select().from(executionSteps).where(eq(executionSteps.executionId, again));
+    expect(kept.map((r) => r.stepId)).toEqual([firstStep]);
   });
 });
 
 describe('a run whose worker died', () => {
-  it('is retried by the engine’s sweep and ends succeeded with only the retry’s steps', async () => {
+  it('is taken over by the engine’s sweep and resumes after its recorded step, which does not run again', async () => {
     const id = await lostRun(1);
     await svc.app.workflowEngine.sweep();
     const [row] = await waitForRuns(svc, [id]);
     expect(row).toMatchObject({ status: 'succeeded', finished: true, attempts: 2 });
     const entry = (await logsOf(svc, apiKey, workflowId, userId)).find((e) => e.executionId === id);
-    expect(entry.results.map((r: { stepId: string }) => r.stepId)).not.toContain('half-done');
-    // A value that is not an object is held as `{value}`: the seed types an item's `json` as an object.
-    expect(entry.results.map((r: any) => r.data[0][0].json)).toEqual([{ a: 1 }, { value: 42 }]);
+    expect(entry.results.map((r: { stepId: string }) => r.stepId)[0]).toBe(firstStep);
+    // The recorded `{"a": 7}` stays (a rerun of the step would give `{"a": 1}`). A value that is not an
+    // object is held as `{value}`: the seed types an item's `json` as an object.
+    expect(entry.results.map((r: any) => r.data[0][0].json)).toEqual([{ a: 7 }, { value: 42 }]);
   });
 
   it('is marked failed with the reason after its last attempt, never left running', async () => {

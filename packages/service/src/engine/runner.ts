@@ -5,12 +5,9 @@ import type { installations, users } from '../store/schema.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { ACTION_TRIGGER } from './action-run.ts';
 import { configValues } from './config-values.ts';
+import { FlowRun } from './flow-run.ts';
 import { RunCredentials } from './run-credentials.ts';
 import type { ExecutionRow, NewStepRow, RunStore } from './runs.ts';
-import { StepFailure } from './step-failure.ts';
-import { stepRecord } from './step-record.ts';
-import { runStep, type StepOutcome, stepSettings } from './step-runner.ts';
-import { resolveTemplates } from './templates.ts';
 
 export interface RunOutcome {
   error?: StepError;
@@ -19,13 +16,6 @@ export interface RunOutcome {
 }
 
 type Db = AppContext['db'];
-
-/** Sets an own property, even one named `__proto__` (a step name is the author's to choose). */
-const defineOwn = (o: Record<string, unknown>, key: string, value: unknown) =>
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-
-/** Built-in connectors that run in process without side effects. */
-const LOCAL_CONNECTORS = new Set(['transform']);
 
 /** An execution's installation and (null when removed) user; undefined when the installation is gone. */
 export type RunParts = { inst: typeof installations.$inferSelect; user: typeof users.$inferSelect | null };
@@ -76,11 +66,12 @@ const runPartsStatement = preparedPerDb<PartsRow>(
 export type RunnerContext = Pick<AppContext, 'db' | 'config' | 'connectors' | 'credentials'>;
 
 /**
- * Runs the steps of one claimed execution in order and records them as they end: before the next step that
- * is not a transform, and the rest (the last one at least) with the run's end (`unrecorded`). Templates resolve over
- * `{trigger, config, steps, user, execution}`; `steps` holds earlier outputs by step id (and by name when the
- * step has one). The first failing step ends the run. Every stored input, output and error is scrubbed of
- * the run's credential secrets, and so is what later steps see of earlier outputs.
+ * Runs the steps of one claimed execution (see FlowRun) and records them as they end: a step that is not a
+ * transform at once, with the transforms before it, and the rest with the run's end (`unrecorded`). Templates
+ * resolve over `{trigger, config, steps, user, execution}` (plus a `forEach`'s item and `index`); `steps` holds
+ * earlier outputs by step id (and by name when the step has one). A failing step ends the run unless it says
+ * `onError: continue`. Every stored input, output and error is scrubbed of the run's credential secrets, and
+ * so is what later steps see of earlier outputs.
  * Rejects with the signal's reason when the run is cancelled, or with RunLost when it is no longer ours.
  */
 export async function runExecution(
@@ -91,7 +82,6 @@ export async function runExecution(
   signal: AbortSignal,
   parts?: Promise<RunParts | undefined>,
 ): Promise<RunOutcome> {
-  const claim = { executionId: row.id, attempt: row.attempts };
   // An action run (MCP) is answered to its caller as it happens: a restart has nobody to answer.
   if (row.triggerType === ACTION_TRIGGER)
     return {
@@ -122,7 +112,6 @@ export async function runExecution(
   const scope = {
     trigger: row.trigger,
     config: configValues(def, inst.formData, row.workflowId),
-    steps,
     user: { userId: user.id, username: user.username, fullName: user.fullName },
     execution: { id: row.id, attempt: row.attempts },
   };
@@ -132,57 +121,9 @@ export async function runExecution(
     { accountId: row.accountId, userId: row.userId },
     inst.credentialIds ?? {},
   );
-
-  // Records wait for the next write: a step of a local, pure connector (a transform) neither takes time nor
-  // has effects, so it runs without first recording what came before; any other step first writes them,
-  // which also proves the run is still this worker's before anything leaves it.
-  const unrecorded: NewStepRow[] = [];
-  for (const [position, step] of def.steps.entries()) {
-    if (signal.aborted) throw signal.reason;
-    if (!LOCAL_CONNECTORS.has(step.connector)) await runs.recordSteps(claim, unrecorded.splice(0));
-    const startedAt = new Date();
-    let input: unknown = step.input;
-    let outcome: StepOutcome;
-    try {
-      // Templates get the step's time limit too: a runaway `{{ }}` fails the step, not the node.
-      input = await resolveTemplates(step.input, scope, 'input', {
-        timeoutMs: step.timeoutMs ?? ctx.config.stepTimeoutMs,
-        signal,
-      });
-      outcome = await runStep(ctx.connectors, step, input, {
-        credential: await creds.for(step.connector),
-        scope,
-        signal,
-        settings: stepSettings(ctx.config, step, input),
-      });
-    } catch (err) {
-      if (signal.aborted) throw signal.reason;
-      outcome = { ok: false, failure: StepFailure.from(err), attempts: 1 };
-    }
-    const {
-      row: record,
-      output,
-      error,
-    } = stepRecord({
-      execution: row,
-      position,
-      step,
-      input,
-      outcome,
-      secrets: creds.secrets(),
-      maxBytes: ctx.config.maxStepOutputBytes,
-      startedAt,
-    });
-    unrecorded.push(record);
-    if (error) {
-      const label = step.name ? `"${step.name}"` : `${step.connector}.${step.action}`;
-      return {
-        error: { ...error, message: `Step ${position + 1} (${label}) failed: ${error.message}` },
-        unrecorded,
-      };
-    }
-    defineOwn(steps, step.id, output);
-    if (step.name && !Object.hasOwn(steps, step.name)) defineOwn(steps, step.name, output);
-  }
-  return { unrecorded };
+  // A run started before (taken over from a worker that died or stopped) resumes after what it recorded.
+  const recorded = row.attempts > 1 ? await runs.recordedSteps(row.id) : [];
+  const flow = new FlowRun(ctx, runs, row, scope, creds, signal, recorded);
+  const error = await flow.run(def.steps, steps);
+  return error ? { error, unrecorded: flow.unrecorded } : { unrecorded: flow.unrecorded };
 }

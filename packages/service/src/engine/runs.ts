@@ -7,6 +7,10 @@ import type { Db, Tx } from '../store/store.ts';
 
 export type ExecutionRow = typeof executions.$inferSelect;
 export type NewStepRow = typeof executionSteps.$inferInsert;
+export type RecordedStep = Pick<
+  typeof executionSteps.$inferSelect,
+  'position' | 'stepId' | 'stepKey' | 'status' | 'data' | 'output' | 'error' | 'branch'
+>;
 
 /** A run to create: which installed workflow version, for whom, started by what. */
 export interface NewRun {
@@ -45,7 +49,8 @@ const json = (v: unknown) => (v === undefined || v === null ? null : JSON.string
 /** `insert into execution_steps … select … from <cte>`: the steps land only if the CTE returned the run's id. */
 const insertSteps = (steps: NewStepRow[], from: 'lease' | 'done') => sql`
   insert into execution_steps (execution_id, position, user_id, step_id, name, connector, connector_id, action,
-    status, input, data, error, attempts, truncated, started_at, stopped_at)
+    status, input, data, error, attempts, truncated, started_at, stopped_at, step_key, iteration, parent_step_id,
+    branch, output)
   ${sql.join(
     steps.map(
       (
@@ -54,7 +59,8 @@ const insertSteps = (steps: NewStepRow[], from: 'lease' | 'done') => sql`
         ${step.connectorId}::uuid, ${step.action}, ${step.status}, ${json(step.input)}::jsonb,
         ${json(step.data)}::jsonb, ${json(step.error)}::jsonb, ${step.attempts ?? 1}::int,
         ${step.truncated ?? false}::boolean, ${toIso(step.startedAt)}::timestamptz,
-        ${toIso(step.stoppedAt)}::timestamptz
+        ${toIso(step.stoppedAt)}::timestamptz, ${step.stepKey ?? null}, ${step.iteration ?? null}::int,
+        ${step.parentStepId ?? null}, ${step.branch ?? null}, ${json(step.output)}::jsonb
       from ${sql.raw(from)}`,
     ),
     sql` union all `,
@@ -181,6 +187,27 @@ export class RunStore {
   }
 
   /**
+   * The steps a run recorded before it was taken over (a resumed run skips them), oldest first. Only what
+   * resuming needs: the occurrence, its end, and what later steps saw of it.
+   */
+  async recordedSteps(executionId: string): Promise<RecordedStep[]> {
+    return this.db
+      .select({
+        position: executionSteps.position,
+        stepId: executionSteps.stepId,
+        stepKey: executionSteps.stepKey,
+        status: executionSteps.status,
+        data: executionSteps.data,
+        output: executionSteps.output,
+        error: executionSteps.error,
+        branch: executionSteps.branch,
+      })
+      .from(executionSteps)
+      .where(eq(executionSteps.executionId, executionId))
+      .orderBy(asc(executionSteps.position));
+  }
+
+  /**
    * Ends a run. Only the owner's write lands: a deleted row stays deleted. `steps` not recorded yet (the
    * one that ended the run, at least) are written in the same statement, or not at all, like the end itself.
    */
@@ -223,7 +250,7 @@ export class RunStore {
 
   /**
    * Recovers runs whose lease lapsed: a queued run whose dispatch was lost is dispatched again; a running
-   * run whose worker died is queued again (its partial steps removed) or, after `maxAttempts` starts,
+   * run whose worker died is queued again (it resumes after its recorded steps) or, after `maxAttempts` starts,
    * failed with the reason. Rows are locked with SKIP LOCKED, so concurrent sweepers split the work.
    * `everything` (single-process PGlite at start) treats every pending row as lapsed.
    */
@@ -246,8 +273,6 @@ export class RunStore {
         .for('update', { skipLocked: true });
       const requeue = rows.filter((r) => r.status === 'queued' || r.attempts < this.opts.maxAttempts);
       const lost = rows.filter((r) => r.status === 'running' && r.attempts >= this.opts.maxAttempts);
-      const restart = requeue.filter((r) => r.status === 'running').map((r) => r.id);
-      if (restart.length) await tx.delete(executionSteps).where(inArray(executionSteps.executionId, restart));
       if (requeue.length)
         await tx
           .update(executions)

@@ -44,16 +44,21 @@ export function stepRecord(p: {
   secrets: readonly string[];
   maxBytes: number;
   startedAt: Date;
+  /** Where the occurrence sits: its key, its `forEach` iteration, its parent step, an `if`'s branch. */
+  at?: Pick<NewStepRow, 'stepKey' | 'iteration' | 'parentStepId' | 'branch'>;
 }): StepRecord {
   const { outcome, secrets, maxBytes } = p;
   const storedInput = storable(p.input, secrets, maxBytes);
   let output: unknown;
   let item: { json: unknown; statusCode?: number; truncated: boolean } | undefined;
   let error: StepError | undefined;
+  let kept: unknown = null;
   if (outcome.ok) {
     output = redact(outcome.output ?? null, secrets);
     const s = storable(output, [], maxBytes);
     item = { json: s.json, statusCode: outcome.statusCode, truncated: s.truncated };
+    // `data` gives back an object output exactly; any other output is kept as is for a resumed run.
+    if (s.truncated || !isObject(s.json)) kept = s.json;
   } else {
     const { statusCode, body } = outcome.failure.opts;
     error = redact(outcome.failure.toStepError(), secrets);
@@ -79,6 +84,8 @@ export function stepRecord(p: {
     truncated: Boolean(item?.truncated || storedInput.truncated),
     startedAt: p.startedAt,
     stoppedAt: new Date(),
+    ...p.at,
+    output: kept,
   };
   return outcome.ok ? { row, output, statusCode: outcome.statusCode } : { row, error };
 }

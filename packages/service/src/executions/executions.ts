@@ -59,6 +59,9 @@ type EntryStep = Iso<
     | 'error'
     | 'truncated'
     | 'input'
+    | 'iteration'
+    | 'parentStepId'
+    | 'branch'
   >
 >;
 
@@ -96,6 +99,9 @@ export function toLogEntry(e: EntryExecution, steps: EntryStep[], reruns: string
     attempts: s.attempts,
     ...(s.error ? { error: s.error as StepError } : {}),
     ...(s.truncated ? { truncated: true } : {}),
+    ...(s.iteration === null || s.iteration === undefined ? {} : { iteration: s.iteration }),
+    ...(s.parentStepId ? { parentStepId: s.parentStepId } : {}),
+    ...(s.branch ? { branch: s.branch } : {}),
   }));
   return {
     executionId: e.id,
@@ -189,7 +195,8 @@ const pageSql = (dir: 'asc' | 'desc') => `with ${USER_CTE},
          e.summary as "e_summary", e.reruns as "e_reruns", s.position as "s_position", ${ISO('s.started_at')} as "s_startedAt",
          ${ISO('s.stopped_at')} as "s_stoppedAt", s.connector_id as "s_connectorId", s.data as "s_data", s.step_id as "s_stepId", s.name as "s_name",
          s.connector as "s_connector", s.action as "s_action", s.status as "s_status", s.attempts as "s_attempts",
-         s.error as "s_error", s.truncated as "s_truncated", s.input as "s_input"
+         s.error as "s_error", s.truncated as "s_truncated", s.input as "s_input", s.iteration as "s_iteration",
+         s.parent_step_id as "s_parentStepId", s.branch as "s_branch"
   from u left join w on true
   left join lateral (
     select e.id, e.started_at, e.stopped_at, e.finished, e.status, e.error, e.rerun_of, e.workflow_id, e.version,
@@ -271,6 +278,9 @@ export async function logPageOf(
         error: r.s_error,
         truncated: r.s_truncated!,
         input: r.s_input,
+        iteration: r.s_iteration,
+        parentStepId: r.s_parentStepId,
+        branch: r.s_branch,
       });
   }
   flush();

@@ -1,12 +1,13 @@
 import type { ConnectorDefinition } from '@inlay/connectors';
-import type {
-  ConfigField,
-  FieldValue,
-  FormData,
-  InstallValue,
-  OptionItem,
-  ProblemFieldError,
-  Step,
+import {
+  actionSteps,
+  type ConfigField,
+  type FieldValue,
+  type FormData,
+  type InstallValue,
+  type OptionItem,
+  type ProblemFieldError,
+  type Step,
 } from '@inlay/contract';
 import { loadOptions, needsNoCredential, usableCredential } from '../connectors/options.ts';
 import type { AppContext } from '../context.ts';
@@ -84,7 +85,7 @@ export async function validateInstall(ctx: AppContext, input: InstallInput): Pro
   const blocks = new Map<string, Block>();
   const keyOf = (workflowId: string, blockId: string) => `${workflowId}\u0000${blockId}`;
   for (const wf of input.workflows)
-    for (const step of wf.definition.steps) {
+    for (const step of actionSteps(wf.definition.steps)) {
       const fields = wf.definition.config.filter((f) => f.stepId === step.id);
       if (fields.length)
         blocks.set(keyOf(wf.workflowId, step.id), { workflowId: wf.workflowId, step, fields });
@@ -202,7 +203,7 @@ async function checkCredentials(
 ): Promise<Map<string, ResolvedCredential | undefined>> {
   const needed = new Map<string, ConnectorDefinition>();
   for (const wf of input.workflows)
-    for (const step of wf.definition.steps) {
+    for (const step of actionSteps(wf.definition.steps)) {
       const def = ctx.connectors.get(step.connector);
       if (def) needed.set(def.id, def);
     }

@@ -1,3 +1,4 @@
+import { actionSteps } from '@inlay/contract';
 import { createCredentialFor } from '../credentials/agent-connect.ts';
 import type { Engine } from '../engine/engine.ts';
 import { findInstalled, runFor } from '../engine/installed.ts';
@@ -47,7 +48,7 @@ export function createMcpPorts(engine: Engine, maxConcurrentActions: number): Mc
       if (!installed.active || !installed.enabled)
         throw new ToolFailure(`Workflow ${workflowId} is switched off for this user; activate it first.`);
       const compiled = await s.defs.get(workflowId, installed.version);
-      const blocked = compiled?.definition.steps.find(
+      const blocked = (compiled ? actionSteps(compiled.definition.steps) : []).find(
         (st) => !BUILT_INS.has(st.connector) && !s.restrictions.listed(st.connector),
       );
       if (blocked)

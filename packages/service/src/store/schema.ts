@@ -363,6 +363,16 @@ export const executionSteps = pgTable(
     truncated: boolean('truncated').notNull().default(false),
     startedAt: ts('started_at').notNull(),
     stoppedAt: ts('stopped_at'),
+    /** Which occurrence of the step: its id, then `:` and the iteration path inside `forEach` (e.g. `<id>:2.0`). */
+    stepKey: text('step_key'),
+    /** The iteration of the innermost enclosing `forEach`, for a step inside one. */
+    iteration: integer('iteration'),
+    /** The enclosing `if` or `forEach` step, for a nested step. */
+    parentStepId: text('parent_step_id'),
+    /** The branch an `if` step took. */
+    branch: text('branch', { enum: ['then', 'else'] }),
+    /** What later steps see of the output, when `data` cannot give it back exactly (a resumed run reads it). */
+    output: jsonb('output'),
   },
   (t) => [
     primaryKey({ columns: [t.executionId, t.position] }),

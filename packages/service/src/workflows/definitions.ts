@@ -6,10 +6,13 @@ import {
   requestHeaderProblem,
 } from '@inlay/connectors';
 import {
+  actionSteps,
   HIDDEN_BUILTIN_CONNECTORS,
+  type Step,
   type WorkflowConnector,
   type WorkflowDefinition,
   WorkflowDefinition as WorkflowDefinitionSchema,
+  walkSteps,
 } from '@inlay/contract';
 import { and, eq, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
@@ -38,7 +41,7 @@ export function workflowConnectors(
 ): WorkflowConnector[] {
   const seen = new Set<string>();
   const out: WorkflowConnector[] = [];
-  for (const step of def.steps) {
+  for (const step of actionSteps(def.steps)) {
     if (seen.has(step.connector) || (HIDDEN_BUILTIN_CONNECTORS as readonly string[]).includes(step.connector))
       continue;
     seen.add(step.connector);
@@ -70,30 +73,37 @@ export function checkDefinition(
     if (zoneIssue) throw unprocessable(`${field}.trigger.timezone`, 'timezone', zoneIssue);
   }
   try {
-    def.steps.forEach((step, i) => {
-      checkTemplates(step.input, `${field}.steps[${i}].input`);
-    });
+    for (const { step, path } of walkSteps(def.steps)) {
+      if (step.type === 'if') checkTemplates(step.condition, `${field}.${path}.condition`);
+      else if (step.type === 'forEach') checkTemplates(step.items, `${field}.${path}.items`);
+      else checkTemplates(step.input, `${field}.${path}.input`);
+    }
     checkTemplates(def.summary, `${field}.summary`);
   } catch (err) {
     if (err instanceof TemplateError) throw unprocessable(err.path, 'template', err.reason);
     throw err;
   }
-  def.steps.forEach((step, i) => {
+  const byId = new Map<string, Step>();
+  for (const { step, path } of walkSteps(def.steps)) {
+    if (step.type === 'if' || step.type === 'forEach') continue;
+    byId.set(step.id, step);
+    const at = `${field}.${path}`;
     const c = runtime.get(step.connector);
-    if (!c)
-      throw unprocessable(`${field}.steps[${i}].connector`, 'exists', `no connector "${step.connector}"`);
+    if (!c) throw unprocessable(`${at}.connector`, 'exists', `no connector "${step.connector}"`);
     if (!c.actions.some((a) => a.id === step.action))
       throw unprocessable(
-        `${field}.steps[${i}].action`,
+        `${at}.action`,
         'exists',
         `connector "${step.connector}" has no action "${step.action}"`,
       );
-    if (step.connector === 'http') checkHttpHeaders(step.input, `${field}.steps[${i}].input.headers`);
-    if (step.connector === 'transform') checkExpression(step.input, `${field}.steps[${i}].input.expression`);
-  });
+    if (step.connector === 'http') checkHttpHeaders(step.input, `${at}.input.headers`);
+    if (step.connector === 'transform') checkExpression(step.input, `${at}.input.expression`);
+  }
   def.config.forEach((f, i) => {
     if (!f.options || !('source' in f.options)) return;
-    const step = def.steps.find((s) => s.id === f.stepId)!;
+    const step = byId.get(f.stepId);
+    if (!step)
+      throw unprocessable(`${field}.config[${i}].stepId`, 'action', 'an option source needs an action step');
     const c = runtime.get(step.connector)!;
     // An own property: `constructor` names no source, whatever Object.prototype holds.
     if (!c.sources || !Object.hasOwn(c.sources, f.options.source))
