@@ -11,6 +11,7 @@ export {
   toConnector,
   toConnectorAction,
 } from './catalog.ts';
+export { compileDeclarative, parseDeclarative } from './declarative/compile-declarative.ts';
 export { defineAction, definePollTrigger, defineWebhookTrigger } from './define.ts';
 export * from './egress/index.ts';
 export { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';

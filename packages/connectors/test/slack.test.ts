@@ -1,11 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { DeclarativeConnector } from '@inlay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectorError, ConnectorRuntime, catalog } from '../src/index.ts';
+import { ConnectorError, ConnectorRuntime, catalog, compileDeclarative } from '../src/index.ts';
 import { startProvider } from './helpers/provider.ts';
+
+// The same tests run against the TypeScript definition and its declarative JSON form.
+const declarative = compileDeclarative(
+  DeclarativeConnector.parse(
+    JSON.parse(readFileSync(new URL('./fixtures/slack.json', import.meta.url), 'utf8')),
+  ),
+);
 
 const token = 'xoxb-test-token-123456';
 const credential = { fields: {}, oauth: { accessToken: token } };
 let provider: Awaited<ReturnType<typeof startProvider>>;
-let runtime: ConnectorRuntime;
+let runtimes: Record<string, ConnectorRuntime>;
 
 beforeAll(async () => {
   provider = await startProvider({
@@ -44,14 +53,20 @@ beforeAll(async () => {
         ? { body: { ok: true } }
         : { body: { ok: false, error: 'invalid_auth' } },
   });
-  runtime = new ConnectorRuntime({
-    connectors: catalog,
-    env: { INLAY_CONNECTOR_SLACK_BASE_URL: provider.url },
-  });
+  const env = { INLAY_CONNECTOR_SLACK_BASE_URL: provider.url };
+  runtimes = {
+    typescript: new ConnectorRuntime({ connectors: catalog, env }),
+    json: new ConnectorRuntime({ connectors: [declarative], env }),
+  };
 });
 afterAll(() => provider.close());
 
-describe('slack', () => {
+describe.each(['typescript', 'json'])('slack (%s form)', (form) => {
+  const runtime = {
+    execute: (...a: Parameters<ConnectorRuntime['execute']>) => runtimes[form]!.execute(...a),
+    options: (...a: Parameters<ConnectorRuntime['options']>) => runtimes[form]!.options(...a),
+    test: (...a: Parameters<ConnectorRuntime['test']>) => runtimes[form]!.test(...a),
+  };
   it('post_message sends chat.postMessage with the bearer token and returns the provider body', async () => {
     const res = await runtime.execute(
       'slack',

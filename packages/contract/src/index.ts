@@ -3,6 +3,7 @@ export * from './api-keys.ts';
 export * from './common.ts';
 export * from './connectors.ts';
 export * from './credentials.ts';
+export * from './custom-connectors.ts';
 export * from './definition.ts';
 export * from './installations.ts';
 export * from './json-depth.ts';
