@@ -177,34 +177,71 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
   );
 }
 
+type Result = LogEntry['results'][number];
+/** A result with its index (into `inputs` too) and, for an `if` or `forEach`, the results nested in it. */
+type StepNode = [r: Result, i: number, kids: StepNode[]];
+
+/**
+ * Nests results under the `if` or `forEach` that holds them (`parentStepId`): a step follows its parent in
+ * the log, so the nearest open parent with that id is the one.
+ */
+function stepTree(results: Result[]): StepNode[] {
+  const root: StepNode[] = [];
+  const open: StepNode[] = [];
+  results.forEach((r, i) => {
+    const node: StepNode = [r, i, []];
+    while (open[0] && open[0][0].stepId !== r.parentStepId) open.shift();
+    (open[0]?.[2] ?? root).push(node);
+    open.unshift(node);
+  });
+  return root;
+}
+
 function Steps({ entry }: { entry: LogEntry }) {
-  const { t, format } = useInlay();
   return (
     <>
       {entry.error && <p className="inlay-field-error">{entry.error.message}</p>}
-      <ol className="inlay-run-steps">
-        {entry.results.map((r, i) => {
-          const d = r.stoppedAt ? Date.parse(r.stoppedAt) - Date.parse(r.startedAt) : null;
-          return (
-            <li key={`${r.stepId ?? i}`} className="inlay-run-step">
-              <div className="inlay-run-step-head">
-                <strong>
-                  {t('step', {
-                    n: i + 1,
-                    name: [r.connector, r.action].filter(Boolean).join(' · ') || r.connectorId,
-                  })}
-                </strong>
-                {r.status && <span className={`inlay-badge inlay-status-${r.status}`}>{t(r.status)}</span>}
-                {d !== null && <span className="inlay-muted">{format.duration(d)}</span>}
-              </div>
-              {r.error && <p className="inlay-field-error">{r.error.message}</p>}
-              {r.truncated && <p className="inlay-muted">{t('truncated')}</p>}
-              <JsonViewer label={t('input')} value={entry.inputs[i]?.data} />
-              <JsonViewer label={t('output')} value={r.data} />
-            </li>
-          );
-        })}
-      </ol>
+      <StepList entry={entry} nodes={stepTree(entry.results)} />
     </>
+  );
+}
+
+function StepList({ entry, nodes }: { entry: LogEntry; nodes: StepNode[] }) {
+  const { t, format } = useInlay();
+  return (
+    <ol className="inlay-run-steps">
+      {nodes.map(([r, i, kids]) => {
+        const d = r.stoppedAt ? Date.parse(r.stoppedAt) - Date.parse(r.startedAt) : null;
+        return (
+          <li key={i} className="inlay-run-step">
+            <div className="inlay-run-step-head">
+              <strong>
+                {t('step', {
+                  n: i + 1,
+                  name:
+                    [...new Set([r.connector, r.branch ?? r.action])].filter(Boolean).join(' · ') ||
+                    r.connectorId,
+                })}
+              </strong>
+              {r.status && <span className={`inlay-badge inlay-status-${r.status}`}>{t(r.status)}</span>}
+              {d !== null && <span className="inlay-muted">{format.duration(d)}</span>}
+            </div>
+            {r.error && <p className="inlay-field-error">{r.error.message}</p>}
+            {r.truncated && <p className="inlay-muted">{t('truncated')}</p>}
+            <JsonViewer label={t('input')} value={entry.inputs[i]?.data} />
+            <JsonViewer label={t('output')} value={r.data} />
+            {r.connector === 'forEach'
+              ? // A forEach's steps grouped by iteration, each one collapsible.
+                [...new Set(kids.map((k) => k[0].iteration))].map((n) => (
+                  <details key={n}>
+                    <summary>{t('iteration', { n: n! + 1 })}</summary>
+                    <StepList entry={entry} nodes={kids.filter((k) => k[0].iteration === n)} />
+                  </details>
+                ))
+              : kids[0] && <StepList entry={entry} nodes={kids} />}
+          </li>
+        );
+      })}
+    </ol>
   );
 }

@@ -112,6 +112,7 @@ const de: Messages = {
   oldestFirst: 'Älteste zuerst',
   noRuns: 'Noch keine Ausführungen.',
   step: 'Schritt {n}: {name}',
+  iteration: 'Durchlauf {n}',
   input: 'Eingabe',
   output: 'Ausgabe',
   truncated: 'Diese Ausgabe wurde beim Speichern gekürzt.',

@@ -110,6 +110,7 @@ const en = {
   oldestFirst: 'Oldest first',
   noRuns: 'No runs yet.',
   step: 'Step {n}: {name}',
+  iteration: 'Iteration {n}',
   input: 'Input',
   output: 'Output',
   truncated: 'This output was truncated when stored.',

@@ -110,6 +110,7 @@ const es: Messages = {
   oldestFirst: 'Más antiguas primero',
   noRuns: 'Aún no hay ejecuciones.',
   step: 'Paso {n}: {name}',
+  iteration: 'Iteración {n}',
   input: 'Entrada',
   output: 'Salida',
   truncated: 'Esta salida se truncó al guardarse.',

@@ -109,6 +109,7 @@ const fr: Messages = {
   oldestFirst: 'Plus anciennes d’abord',
   noRuns: 'Aucune exécution pour le moment.',
   step: 'Étape {n} : {name}',
+  iteration: 'Itération {n}',
   input: 'Entrée',
   output: 'Sortie',
   truncated: 'Cette sortie a été tronquée à l’enregistrement.',

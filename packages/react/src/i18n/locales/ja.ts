@@ -108,6 +108,7 @@ const ja: Messages = {
   oldestFirst: '古い順',
   noRuns: 'まだ実行はありません。',
   step: 'ステップ {n}: {name}',
+  iteration: '反復 {n}',
   input: '入力',
   output: '出力',
   truncated: 'この出力は保存時に切り詰められました。',

@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+// biome-ignore-all lint/suspicious/noThenProperty: `then` is the if step's branch, as the definition spells it
+import { randomUUID } from 'node:crypto';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExecutionLogs } from '../../src/index.ts';
+import { api, seed } from '../seed.ts';
+import { renderWidget } from './render.tsx';
+
+afterEach(cleanup);
+
+describe('<ExecutionLogs> with control flow', () => {
+  it('shows nested steps as a tree, with each forEach iteration collapsible', async () => {
+    const user = userEvent.setup();
+    const inner = {
+      id: randomUUID(),
+      connector: 'transform',
+      action: 'map',
+      input: { expression: 'item * 10' },
+    };
+    const loop = { id: randomUUID(), type: 'forEach', items: '{{ [1, 2] }}', steps: [inner] };
+    const gate = { id: randomUUID(), type: 'if', condition: '{{ true }}', then: [loop], else: [] };
+    const integration = await api('POST', '/integrations', { name: 'Tree' });
+    const wf = await api('POST', '/workflows', {
+      integrationId: integration.body.integrationId,
+      name: 'Tree',
+      definition: { trigger: { type: 'manual' }, steps: [gate] },
+    });
+    expect(wf.status).toBe(201);
+    const workflowId = wf.body.workflowId;
+    const made = await api('POST', '/users', { username: `tree-${randomUUID().slice(0, 8)}` });
+    const userId = made.body.userId;
+    const inst = await api('POST', '/installations', {
+      userId,
+      workflowIds: [workflowId],
+      credentialIds: {},
+      values: [],
+    });
+    expect(inst.status).toBe(201);
+    await api('POST', '/run/workflow', { workflowId, userId, data: {} });
+    await waitFor(
+      async () => {
+        const logs = await api('GET', `/workflows/${workflowId}/logs?userId=${userId}`);
+        expect(logs.body.data[0]?.status).toBe('succeeded');
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    const getToken = async () => (await api('GET', `/users/${userId}/token`)).body;
+
+    renderWidget(<ExecutionLogs workflowId={workflowId} />, { baseUrl: seed.url, getToken });
+    const table = await screen.findByRole('table');
+    await user.click(within(table).getByRole('button', { name: /^Details/ }));
+    const head = screen.getByText('Step 1: if · then');
+    const ifItem = head.closest('li')!;
+    // The forEach sits inside the if, and its transforms inside collapsed iterations.
+    const loopItem = within(ifItem).getByText('Step 2: forEach').closest('li')!;
+    const iterations = [...loopItem.querySelectorAll('details')];
+    expect(iterations.map((d) => d.querySelector('summary')!.textContent)).toEqual([
+      'Iteration 1',
+      'Iteration 2',
+    ]);
+    expect(iterations.every((d) => !d.open)).toBe(true);
+    expect(within(iterations[1]!).getByText('Step 4: transform · map')).toBeTruthy();
+    await user.click(iterations[0]!.querySelector('summary')!);
+    expect(iterations[0]!.open).toBe(true);
+  }, 60_000);
+});
