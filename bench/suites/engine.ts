@@ -16,6 +16,9 @@ interface Seeded {
 
 const CLI = fileURLToPath(new URL('../../packages/service/src/cli.ts', import.meta.url));
 const EVENT = 'bench.echo';
+const LOOP_EVENT = 'bench.loop';
+/** Iterations of the loop workflow. */
+const LOOP = 100;
 /**
  * Mean of the middle 80%: the runs' timestamps have whole milliseconds, so a median would move in 1 ms steps
  * (0.5 ms per step of the result); averaging the middle keeps sub-millisecond resolution without the outliers.
@@ -47,6 +50,27 @@ const definition = (echoUrl: string) => ({
   config: [],
 });
 
+/** The loop workflow: event trigger → `forEach` over 100 items → `http` POST of each item to the echo server. */
+const loopDefinition = (echoUrl: string) => ({
+  trigger: { type: 'event', event: LOOP_EVENT },
+  steps: [
+    {
+      id: randomUUID(),
+      type: 'forEach',
+      items: `{{ [1..${LOOP}] }}`,
+      steps: [
+        {
+          id: randomUUID(),
+          connector: 'http',
+          action: 'request',
+          input: { method: 'POST', url: `${echoUrl}/echo`, body: { n: '{{ item }}' } },
+        },
+      ],
+    },
+  ],
+  config: [],
+});
+
 async function api(base: string, apiKey: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
     method,
@@ -66,12 +90,17 @@ async function setUp(svc: Seeded, echoUrl: string) {
     name: 'Echo and map',
     definition: definition(echoUrl),
   });
+  const loop = await api(svc.url, svc.apiKey, 'POST', '/workflows', {
+    integrationId,
+    name: 'Loop of echoes',
+    definition: loopDefinition(echoUrl),
+  });
   const { userId } = await api(svc.url, svc.apiKey, 'POST', '/users', {
     username: `engine-${randomUUID().slice(0, 8)}`,
   });
   await api(svc.url, svc.apiKey, 'POST', '/installations', {
     userId,
-    workflowIds: [workflowId],
+    workflowIds: [workflowId, loop.workflowId],
     credentialIds: {},
     values: [],
   });
@@ -79,7 +108,13 @@ async function setUp(svc: Seeded, echoUrl: string) {
 }
 
 /** Fires `n` events, `concurrency` at a time; returns the execution ids. */
-async function fire(svc: Seeded, userId: string, n: number, concurrency = 10): Promise<string[]> {
+async function fire(
+  svc: Seeded,
+  userId: string,
+  n: number,
+  concurrency = 10,
+  event = EVENT,
+): Promise<string[]> {
   const ids: string[] = [];
   let next = 0;
   await Promise.all(
@@ -87,7 +122,7 @@ async function fire(svc: Seeded, userId: string, n: number, concurrency = 10): P
       while (next < n) {
         const i = next++;
         const r = await api(svc.url, svc.apiKey, 'POST', '/run/event', {
-          event: EVENT,
+          event,
           userId,
           data: { n: i },
         });
@@ -168,6 +203,8 @@ async function throughput(
   perSecond: number;
   n: number;
   latency?: { run: number; direct: number };
+  /** One run of the 100-iteration loop, and 100 direct echo calls in a row (ms). */
+  loop?: { run: number; direct: number };
   /** pg-boss: enqueue to finished of single runs on idle workers, median (ms). */
   idleP50?: number;
 }> {
@@ -236,8 +273,25 @@ async function throughput(
       await postJson(`${echoUrl}/echo`, { n: i }, agent);
       direct.push(performance.now() - t);
     }
+    // The loop: one run of 100 iterations at a time, against 100 direct calls in a row.
+    const k = opts.quick ? 3 : 10;
+    const loopRuns: number[] = [];
+    const loopDirect: number[] = [];
+    for (let i = 0; i < k; i++) {
+      const [id] = await fire(svc.info, userId, 1, 1, LOOP_EVENT);
+      const { first, last: end } = await waitFinished(db, [id!], 60_000);
+      loopRuns.push(end.getTime() - first.getTime());
+      const t = performance.now();
+      for (let j = 0; j < LOOP; j++) await postJson(`${echoUrl}/echo`, { n: j }, agent);
+      loopDirect.push(performance.now() - t);
+    }
     agent.destroy();
-    return { perSecond, n, latency: { run: trimmedMean(runs), direct: trimmedMean(direct) } };
+    return {
+      perSecond,
+      n,
+      latency: { run: trimmedMean(runs), direct: trimmedMean(direct) },
+      loop: { run: trimmedMean(loopRuns), direct: trimmedMean(loopDirect) },
+    };
   } finally {
     await db.end();
     await Promise.all(workers.map(stop));
@@ -302,6 +356,18 @@ export async function engine(opts: { quick: boolean }): Promise<Measurement[]> {
           target: { on: 'value', op: '<=', value: 2, label: '≤ 2 ms per step' },
         },
       );
+    }
+    if (mem.loop) {
+      const { run, direct } = mem.loop;
+      // 101 step occurrences: the forEach and its 100 iterations' http steps.
+      out.push({
+        suite,
+        name: `engine overhead per step, ${LOOP}-iteration forEach`,
+        value: (run - direct) / (LOOP + 1),
+        unit: 'ms',
+        note: `(one run − ${LOOP} direct echo calls in a row) ÷ ${LOOP + 1} step occurrences`,
+        target: { on: 'value', op: '<=', value: 2, label: '≤ 2 ms per step' },
+      });
     }
     return out;
   } finally {
