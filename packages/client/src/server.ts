@@ -25,6 +25,7 @@ import type {
   WorkflowDefinition,
   WorkflowVersionResponse,
 } from '@inlay/contract';
+import { proxyRoutes } from './proxy.ts';
 import { type CallOptions, createTransport, type Request, seg, type TransportOptions } from './transport.ts';
 import { userRoutes } from './user-api.ts';
 
@@ -40,6 +41,11 @@ function serverRoutes(r: Request) {
   const u = userRoutes(r);
   return {
     ...u,
+    /**
+     * `/connectors/{connector}/proxy/{path}`: any provider endpoint as the user. Server only, so the widget
+     * does not ship it; a browser with a user token can call the route itself.
+     */
+    proxy: proxyRoutes(r),
     users: {
       ...u.users,
       /** `GET /users` */

@@ -24,7 +24,6 @@ import type {
   User,
   Workflow,
 } from '@inlay/contract';
-import { proxyRoutes } from './proxy.ts';
 import { type CallOptions, type Request, seg } from './transport.ts';
 
 /** `userId` names the user with an API key; with a user token it may be left out (the token names the user). */
@@ -49,8 +48,6 @@ const unwrap = <T>(p: Promise<Data<T>>) => p.then((r) => r.data);
 /** Routes a user token may call. Lists and single objects are unwrapped from `{data}`. */
 export function userRoutes(r: Request) {
   return {
-    /** `/connectors/{connector}/proxy/{path}`: any provider endpoint as the user. */
-    proxy: proxyRoutes(r),
     users: {
       /** `GET /users/{userId}` */
       get: (userId: string, o?: CallOptions) => unwrap(r<Data<User>>('GET', `/users/${seg(userId)}`, o)),
