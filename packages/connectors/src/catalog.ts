@@ -1,4 +1,4 @@
-import type { Connector, ConnectorAction, CredentialField } from '@inlay/contract';
+import type { Connector, ConnectorAction, ConnectorTrigger, CredentialField } from '@inlay/contract';
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
 import { apps } from './apps/index.ts';
@@ -6,7 +6,7 @@ import { delay } from './builtins/delay.ts';
 import { http } from './builtins/http.ts';
 import { transform } from './builtins/transform.ts';
 import { validateConnectors } from './schema.ts';
-import type { ActionDefinition, ConnectorDefinition } from './types.ts';
+import type { ActionDefinition, ConnectorDefinition, TriggerDefinition } from './types.ts';
 
 /** Namespace of connector UUIDs: the same slug always yields the same `connectorId`. */
 const CONNECTOR_NAMESPACE = '5b1d6f3e-8f0a-4c39-9a43-7f6c2b1e9d10';
@@ -38,8 +38,18 @@ export function toConnector(def: ConnectorDefinition, publicUrl: string): Connec
     ...(def.auth.type === 'oauth2' ? { scopes: def.auth.scopes } : {}),
     actions: def.actions.map((a) => ({ id: a.id, name: a.name, kind: a.kind })),
     sources: Object.keys(def.sources ?? {}),
+    triggers: (def.triggers ?? []).map(toConnectorTrigger),
   };
 }
+
+/** A trigger as `GET /connectors` lists it, with its input as JSON Schema. */
+export const toConnectorTrigger = (t: TriggerDefinition): ConnectorTrigger => ({
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  kind: t.kind,
+  input: z.toJSONSchema(t.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+});
 
 export function toConnectorAction(action: ActionDefinition): ConnectorAction {
   return {

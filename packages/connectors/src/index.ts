@@ -10,6 +10,7 @@ export {
   iconUrl,
   toConnector,
   toConnectorAction,
+  toConnectorTrigger,
 } from './catalog.ts';
 export { compileDeclarative, parseDeclarative } from './declarative/compile-declarative.ts';
 export { defineAction, definePollTrigger, defineWebhookTrigger } from './define.ts';

@@ -544,7 +544,7 @@ describe('poll triggers against local fakes', () => {
     expect(items.map((i) => i.id)).toEqual(['cus_8', 'cus_9']);
   });
 
-  it('caps the items of one poll', async () => {
+  it('stops paging once a poll holds the cap', async () => {
     const page = (n: number) => ({
       body: {
         has_more: true,
@@ -556,8 +556,10 @@ describe('poll triggers against local fakes', () => {
     });
     replies = [page(0), page(1), page(2)];
     const items = await pollTrigger(runtime, 'stripe', 'new_customer', {}, { credential, maxItems: 4 });
-    expect(items).toHaveLength(4);
+    // Whole pages: the second page crossed the cap, so the third is never asked for.
+    expect(items).toHaveLength(6);
     expect(items.at(-1)!.id).toBe('cus_0_0');
+    expect(replies).toHaveLength(1);
     replies = [];
   });
 

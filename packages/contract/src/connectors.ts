@@ -43,6 +43,21 @@ export const WorkflowConnector = z
   .meta({ id: 'WorkflowConnector' });
 export type WorkflowConnector = z.infer<typeof WorkflowConnector>;
 
+/** An event in an app that can start a workflow. */
+export const ConnectorTrigger = z
+  .object({
+    id: z.string().meta({ example: 'new_customer' }),
+    name: z.string().meta({ example: 'New customer' }),
+    description: z.string(),
+    kind: z.enum(['poll', 'webhook']).meta({
+      description:
+        '`poll`: Inlay asks the app every few minutes; `webhook`: the app calls Inlay (subscribed on install)',
+    }),
+    input: z.record(z.string(), z.unknown()).meta({ description: "JSON Schema of the trigger's settings" }),
+  })
+  .meta({ id: 'ConnectorTrigger' });
+export type ConnectorTrigger = z.infer<typeof ConnectorTrigger>;
+
 /** A connector of the catalog (`GET /connectors`). */
 export const Connector = z
   .object({
@@ -57,6 +72,9 @@ export const Connector = z
     scopes: z.array(z.string()).optional(),
     actions: z.array(z.object({ id: z.string(), name: z.string(), kind: z.enum(['read', 'write']) })),
     sources: z.array(z.string()),
+    triggers: z.array(ConnectorTrigger).meta({
+      description: 'Additive: events in the app that can start a workflow (`"trigger": {"type": "app"}`)',
+    }),
   })
   .meta({ id: 'Connector' });
 export type Connector = z.infer<typeof Connector>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './common.ts';
 
-export const TRIGGER_TYPES = ['manual', 'event', 'webhook', 'schedule'] as const;
+export const TRIGGER_TYPES = ['manual', 'event', 'webhook', 'schedule', 'app'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 export const FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'select', 'multiselect'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -27,6 +27,27 @@ export const Trigger = z
         type: z.literal('schedule'),
         cron: z.string().min(1).max(120).meta({ description: '5- or 6-field cron expression' }),
         timezone: z.string().max(64).optional(),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('app'),
+        connector: Slug.meta({
+          description: 'The connector whose trigger starts the workflow, e.g. `stripe`',
+        }),
+        trigger: Slug.meta({ description: "The connector's trigger id, e.g. `new_customer`" }),
+        input: z
+          .record(z.string(), z.unknown())
+          .default({})
+          .meta({ description: "The trigger's settings, checked against its `input` schema at publish" }),
+        every: z
+          .string()
+          .regex(/^[1-9][0-9]{0,6}(ms|s|m|h)$/, 'must be a duration such as "30s", "5m" or "1h"')
+          .optional()
+          .meta({
+            description:
+              'How often a polling trigger asks the app (default `5m`; at least `INLAY_POLL_MIN_INTERVAL_MS`)',
+          }),
       })
       .strict(),
   ])

@@ -96,7 +96,7 @@ export const Input = z
   .meta({ id: 'Input' });
 export type Input = z.infer<typeof Input>;
 
-export const RUN_TRIGGER_TYPES = ['manual', 'event', 'webhook', 'schedule', 'action'] as const;
+export const RUN_TRIGGER_TYPES = ['manual', 'event', 'webhook', 'schedule', 'action', 'app'] as const;
 export type RunTriggerType = (typeof RUN_TRIGGER_TYPES)[number];
 
 /** What started a run (additive). */

@@ -448,6 +448,25 @@ const ops: Record<string, Record<string, Op>> = {
       ok: RunResponse,
     },
   },
+  '/hooks/app/{installationId}/{workflowId}/{secret}': {
+    post: {
+      id: 'receiveAppTrigger',
+      summary:
+        "Where an app delivers a webhook trigger's events (subscribed on install; the secret in the URL picks the subscription, the app's signature must verify)",
+      tag: 'Runs',
+      auth: 'none',
+      path: z.object({ installationId: z.string(), workflowId: z.string(), secret: z.string() }),
+      jsonBody: true,
+      limited: true,
+      body: z.record(z.string(), z.unknown()),
+      ok: RunResponse,
+      extra: {
+        '401': problem(
+          'The signature (`X-Hub-Signature-256`, `Stripe-Signature`, ...) does not verify; nothing starts',
+        ),
+      },
+    },
+  },
   '/installations': {
     get: {
       id: 'listInstallations',

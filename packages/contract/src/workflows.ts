@@ -29,7 +29,18 @@ export const Workflow = z
     installed: z.boolean(),
     active: z.boolean(),
     connectors: z.array(WorkflowConnector),
-    trigger: z.object({ type: z.enum(TRIGGER_TYPES), event: z.string().optional() }),
+    trigger: z.object({
+      type: z.enum(TRIGGER_TYPES),
+      event: z.string().optional(),
+      connector: z
+        .string()
+        .optional()
+        .meta({ description: 'Additive: with `app`, the connector whose trigger starts it' }),
+      trigger: z
+        .string()
+        .optional()
+        .meta({ description: "Additive: with `app`, the connector's trigger id" }),
+    }),
     config: z.array(ConfigField),
     installationId: Uuid.nullable().meta({
       description: "Additive: the user's installation holding this workflow",

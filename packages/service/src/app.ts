@@ -23,6 +23,7 @@ import { oauthCallbackRoutes } from './credentials/oauth-callback.ts';
 import { isLoopback, OAuthClient } from './credentials/oauth-client.ts';
 import { credentialsRoutes } from './credentials/routes.ts';
 import { Vault } from './credentials/vault.ts';
+import { appHookRoutes } from './engine/app-triggers/hook-routes.ts';
 import { Engine } from './engine/engine.ts';
 import { runRoutes } from './engine/routes.ts';
 import { webhookRoutes } from './engine/webhook-routes.ts';
@@ -184,7 +185,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   // The OAuth callback is public: the provider sends the browser there without a bearer token.
   app.use(metaRoutes(ctx), docsRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
   // Webhooks are public too: the secret in the URL is the credential.
-  app.use(webhookRoutes(ctx, engine, limiters));
+  app.use(webhookRoutes(ctx, engine, limiters), appHookRoutes(ctx, defs, limiters, engine));
   // The console: its files are public; its sign-in trades an API key for a session cookie.
   app.use('/console', consoleStatic(opts.consoleDir));
   app.use(consoleSessionRoutes(ctx, jsonBody(JSON_LIMIT)));
@@ -200,7 +201,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.use(requireJson, jsonBody(JSON_LIMIT));
   app.use(authenticate(auth));
   app.use(
-    usersRoutes(ctx),
+    usersRoutes(ctx, defs),
     workflowsRoutes(ctx, defs, { onToggle: engine.onToggle }),
     executionsRoutes(ctx, { beforeDeleteUserLogs: (a, u) => engine.cancelUser(a, u) }),
     accountExecutionsRoutes(ctx),

@@ -73,6 +73,8 @@ export interface Config {
   /** A queued run not claimed within this time is dispatched again (its first dispatch was lost). */
   dispatchTimeoutMs: number;
   schedulerIntervalMs: number;
+  /** The shortest `every` an app trigger may poll at. */
+  pollMinIntervalMs: number;
   retentionIntervalMs: number;
   /** How often an idle pg-boss worker polls for jobs. */
   queuePollMs: number;
@@ -146,6 +148,7 @@ const EnvSchema = z.object({
   INLAY_RUN_MAX_ATTEMPTS: int('INLAY_RUN_MAX_ATTEMPTS', 1, 10, 3),
   INLAY_DISPATCH_TIMEOUT_MS: int('INLAY_DISPATCH_TIMEOUT_MS', 500, 86_400_000, 300_000),
   INLAY_SCHEDULER_INTERVAL_MS: int('INLAY_SCHEDULER_INTERVAL_MS', 50, 3_600_000, 5_000),
+  INLAY_POLL_MIN_INTERVAL_MS: int('INLAY_POLL_MIN_INTERVAL_MS', 10, 86_400_000, 60_000),
   INLAY_RETENTION_INTERVAL_MS: int('INLAY_RETENTION_INTERVAL_MS', 50, 604_800_000, 3_600_000),
   INLAY_QUEUE_POLL_MS: int('INLAY_QUEUE_POLL_MS', 500, 60_000, 2_000),
   INLAY_DRAIN_TIMEOUT_MS: int('INLAY_DRAIN_TIMEOUT_MS', 0, 600_000, 10_000),
@@ -256,6 +259,7 @@ export function loadConfig(
     runMaxAttempts: e.INLAY_RUN_MAX_ATTEMPTS,
     dispatchTimeoutMs: e.INLAY_DISPATCH_TIMEOUT_MS,
     schedulerIntervalMs: e.INLAY_SCHEDULER_INTERVAL_MS,
+    pollMinIntervalMs: e.INLAY_POLL_MIN_INTERVAL_MS,
     retentionIntervalMs: e.INLAY_RETENTION_INTERVAL_MS,
     queuePollMs: e.INLAY_QUEUE_POLL_MS,
     drainTimeoutMs: e.INLAY_DRAIN_TIMEOUT_MS,

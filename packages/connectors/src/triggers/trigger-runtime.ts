@@ -11,7 +11,7 @@ import type {
   WebhookTrigger,
 } from '../types.ts';
 
-/** Most items one poll reads (pages stop earlier at a seen item); the rest wait for the next poll. */
+/** No further page is read once a poll holds this many items (pages stop earlier at a seen item). */
 export const MAX_ITEMS_PER_POLL = 500;
 const MAX_PAGES = 10;
 
@@ -113,8 +113,7 @@ export async function pollTrigger(
       break;
     req = trigger.paging?.next(res, req);
   }
-  const read = out.slice(0, max);
-  return trigger.order === 'oldest' ? read : read.reverse();
+  return trigger.order === 'oldest' ? out : out.reverse();
 }
 
 const isBefore = (item: TriggerItem, since: ItemPosition) =>

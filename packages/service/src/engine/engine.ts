@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { type ActionOutcome, type ActionRequest, actionRun, runAction } from './action-run.ts';
+import { pollDueTriggers } from './app-triggers/poller.ts';
+import { toggleAppTrigger } from './app-triggers/subscriptions.ts';
 import { Loop } from './loop.ts';
 import { MemoryQueue } from './memory-queue.ts';
 import { PgBossQueue } from './pgboss-queue.ts';
@@ -67,6 +69,7 @@ export class Engine {
     this.#loops.push(
       new Loop('sweeper', sweepEvery, () => this.sweep(false), logger).start(),
       new Loop('scheduler', config.schedulerIntervalMs, () => this.fireSchedules(), logger).start(),
+      new Loop('app-triggers', config.schedulerIntervalMs, () => this.pollAppTriggers(), logger).start(),
       new Loop('retention', config.retentionIntervalMs, async () => void (await this.purge()), logger).start(
         Math.min(config.retentionIntervalMs, FIRST_RETENTION_MAX_MS),
       ),
@@ -108,6 +111,18 @@ export class Engine {
       if (claimed < 100) return;
     }
   }
+
+  /** Polls due app triggers (and subscribes webhook ones not armed yet); see app-triggers/poller.ts. */
+  pollAppTriggers(now?: () => Date): Promise<void> {
+    return pollDueTriggers(
+      { ctx: this.ctx, defs: this.defs, runs: this.runs },
+      (ids) => this.#dispatch(ids),
+      now,
+    );
+  }
+
+  /** Hands runs created in a caller's transaction to the queue (after it committed). */
+  dispatch = (ids: string[]): Promise<void> => this.#dispatch(ids);
 
   async purge(): Promise<number> {
     const n = await purgeExpiredExecutions(this.ctx.db, this.ctx.config.logRetentionDays);
@@ -219,8 +234,10 @@ export class Engine {
   }
 
   /** `WorkflowHooks.onToggle`: a schedule's next run follows the switch. */
-  onToggle = (userId: string, workflowId: string, active: boolean) =>
-    reschedule(this.ctx.db, userId, workflowId, active);
+  onToggle = async (userId: string, workflowId: string, active: boolean) => {
+    await reschedule(this.ctx.db, userId, workflowId, active);
+    await toggleAppTrigger(this.ctx, this.defs, userId, workflowId, active);
+  };
 
   /** Stops the loops, lets running executions finish (up to the drain timeout), then hands back the rest. */
   async stop(): Promise<void> {

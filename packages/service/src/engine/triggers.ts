@@ -24,6 +24,13 @@ export function triggerColumns(trigger: Trigger, now = new Date()) {
     event: trigger.type === 'event' ? trigger.event : null,
     cron: trigger.type === 'schedule' ? trigger.cron : null,
     timezone: trigger.type === 'schedule' ? (trigger.timezone ?? null) : null,
-    nextRunAt: trigger.type === 'schedule' ? (nextRun(trigger.cron, trigger.timezone, now) ?? null) : null,
+    // An app trigger is armed at the poller's next pass: its first poll records the baseline.
+    nextRunAt:
+      trigger.type === 'schedule'
+        ? (nextRun(trigger.cron, trigger.timezone, now) ?? null)
+        : trigger.type === 'app'
+          ? now
+          : null,
+    triggerState: trigger.type === 'app' ? {} : null,
   };
 }

@@ -207,12 +207,18 @@ async function checkCredentials(
       const def = ctx.connectors.get(step.connector);
       if (def) needed.set(def.id, def);
     }
+  // An app trigger calls its app with the user's credential too.
+  for (const wf of input.workflows) {
+    const t = wf.definition.trigger;
+    const def = t.type === 'app' ? ctx.connectors.get(t.connector) : undefined;
+    if (def) needed.set(def.id, def);
+  }
   for (const connector of Object.keys(input.credentialIds))
     if (!needed.has(connector))
       errors.push({
         field: `body.credentialIds.${connector}`,
         rule: 'unused',
-        message: 'no step of these workflows uses this connector',
+        message: 'no step or trigger of these workflows uses this connector',
       });
   const resolved = new Map<string, ResolvedCredential | undefined>();
   for (const [connector, def] of needed) {

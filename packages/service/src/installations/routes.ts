@@ -8,6 +8,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { disarmInstallation } from '../engine/app-triggers/subscriptions.ts';
 import { notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { installations } from '../store/schema.ts';
@@ -110,6 +111,8 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
   r.delete('/installations/:installationId', async (req, res) => {
     const q = parse(DeleteInstallationQuery, req.query, 'query');
     const { row } = await findScoped(req, q.userId);
+    // Unsubscribed while the credentials still exist (deleteCredentials may remove them).
+    await disarmInstallation(ctx, defs, row.id);
     await deleteInstallation(ctx.db, row, q.deleteCredentials === 'true');
     void ctx.events.emit(row.accountId, 'installation.deleted', {
       installationId: row.id,

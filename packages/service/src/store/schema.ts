@@ -16,6 +16,25 @@ import {
 const ts = (name: string) => timestamp(name, { precision: 3, withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
 
+/**
+ * What an app trigger keeps per installed workflow: the ids it has seen (newest last, bounded), the
+ * high-water mark (an ISO time or a position such as a row number), whether the first poll recorded its
+ * baseline, consecutive failures, the claim of a poll in flight, and a webhook subscription (secrets sealed).
+ */
+export interface AppTriggerState {
+  baseline?: boolean;
+  seen?: string[];
+  highWater?: string | number;
+  failures?: number;
+  lastError?: string;
+  failingSince?: string;
+  /** Token of the poll that claimed the row; a poll whose token was replaced (it overran its claim) commits nothing. */
+  claim?: string;
+  /** Sealed secret of the trigger URL Inlay gave the provider. */
+  hookSecret?: string;
+  subscription?: { id: string; secret: string };
+}
+
 export const accounts = pgTable('accounts', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
@@ -275,11 +294,13 @@ export const userWorkflows = pgTable(
     version: integer('version').notNull(),
     active: boolean('active').notNull().default(true),
     /** Denormalised from the definition so event fan-out and the scheduler need no JSON scan. */
-    triggerType: text('trigger_type', { enum: ['manual', 'event', 'webhook', 'schedule'] }).notNull(),
+    triggerType: text('trigger_type', { enum: ['manual', 'event', 'webhook', 'schedule', 'app'] }).notNull(),
     event: text('event'),
     cron: text('cron'),
     timezone: text('timezone'),
     nextRunAt: ts('next_run_at'),
+    /** An app trigger's dedupe memory, failures and subscription (see engine/app-triggers). */
+    triggerState: jsonb('trigger_state').$type<AppTriggerState>(),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -291,6 +312,9 @@ export const userWorkflows = pgTable(
     index('user_workflows_schedule_idx')
       .on(t.nextRunAt)
       .where(sql`${t.active} and ${t.triggerType} = 'schedule'`),
+    index('user_workflows_app_trigger_idx')
+      .on(t.nextRunAt)
+      .where(sql`${t.active} and ${t.triggerType} = 'app'`),
     index('user_workflows_installation_idx').on(t.installationId),
     index('user_workflows_workflow_idx').on(t.workflowId),
   ],

@@ -3,10 +3,12 @@ import { CreateUserBody, UpdateUserBody, UsersQuery } from '@inlay/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { disarmUser } from '../engine/app-triggers/subscriptions.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { conflict, notFound } from '../http/problem.ts';
 import { parse } from '../http/validate.ts';
 import { users } from '../store/schema.ts';
+import type { DefinitionCache } from '../workflows/definitions.ts';
 import { checkRefLength, resolveUser } from './resolve-user.ts';
 import { toUser } from './users.ts';
 
@@ -23,7 +25,7 @@ export async function pathUser(ctx: AppContext, req: Request) {
   return user;
 }
 
-export function usersRoutes(ctx: AppContext): Router {
+export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
   const r = Router();
   const { db } = ctx;
 
@@ -82,6 +84,7 @@ export function usersRoutes(ctx: AppContext): Router {
 
   r.delete('/users/:userId', requireApiKey, async (req, res) => {
     const user = await pathUser(ctx, req);
+    if (defs) await disarmUser(ctx, defs, user.id);
     // Credentials, installations and executions cascade with the user row, in one statement.
     await db.delete(users).where(and(eq(users.id, user.id), eq(users.accountId, user.accountId)));
     res.json({ message: 'Success' });

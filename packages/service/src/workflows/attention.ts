@@ -9,6 +9,9 @@ interface AttentionRow {
   workflowId: string;
   credentialIds: Record<string, string> | null;
   runs: { status: string; code: string | null; message: string | null; startedAt: string }[] | null;
+  triggerFailures: string | null;
+  triggerError: string | null;
+  triggerSince: string | null;
 }
 
 interface BrokenCredential {
@@ -34,6 +37,8 @@ export async function attentionOf(
   const [installed, broken] = await Promise.all([
     ctx.db.execute(sql`
       select uw.workflow_id as "workflowId", i.credential_ids as "credentialIds",
+        uw.trigger_state->>'failures' as "triggerFailures", uw.trigger_state->>'lastError' as "triggerError",
+        uw.trigger_state->>'failingSince' as "triggerSince",
         (select json_agg(json_build_object('status', e.status, 'code', e.error->>'code',
                   'message', e.error->>'message', 'startedAt', e.started_at) order by e.started_at desc)
            from (select status, error, started_at from executions
@@ -62,6 +67,15 @@ export async function attentionOf(
         credentialId: cred.id,
         since: iso(cred.statusChangedAt),
         message: `Reconnect ${app}${cred.statusReason ? `: ${cred.statusReason}` : ''}`,
+      });
+      continue;
+    }
+    // An app trigger that keeps failing starts no runs at all, so it is read from the trigger's own state.
+    if (Number(r.triggerFailures ?? 0) >= FAILING_RUNS && r.triggerSince) {
+      out.set(r.workflowId, {
+        code: 'failing',
+        since: iso(r.triggerSince),
+        message: `The trigger failed ${r.triggerFailures} times in a row${r.triggerError ? `: ${r.triggerError}` : ''}`,
       });
       continue;
     }

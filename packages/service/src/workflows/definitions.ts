@@ -16,6 +16,7 @@ import {
 } from '@inlay/contract';
 import { and, eq, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
+import { checkAppTrigger, DEFAULT_POLL_MIN_INTERVAL_MS } from '../engine/app-triggers/app-trigger-check.ts';
 import { checkTemplates, TemplateError } from '../engine/templates.ts';
 import { cronProblem } from '../engine/triggers.ts';
 import { unprocessable } from '../http/problem.ts';
@@ -41,16 +42,20 @@ export function workflowConnectors(
 ): WorkflowConnector[] {
   const seen = new Set<string>();
   const out: WorkflowConnector[] = [];
-  for (const step of actionSteps(def.steps)) {
-    if (seen.has(step.connector) || (HIDDEN_BUILTIN_CONNECTORS as readonly string[]).includes(step.connector))
-      continue;
-    seen.add(step.connector);
-    const c = runtime.get(step.connector);
+  // An app trigger's connector comes first: the user connects it even when no step calls it.
+  const used = [
+    ...(def.trigger.type === 'app' ? [def.trigger.connector] : []),
+    ...actionSteps(def.steps).map((s) => s.connector),
+  ];
+  for (const connector of used) {
+    if (seen.has(connector) || (HIDDEN_BUILTIN_CONNECTORS as readonly string[]).includes(connector)) continue;
+    seen.add(connector);
+    const c = runtime.get(connector);
     out.push({
-      connectorName: c?.name ?? step.connector,
-      connectorId: connectorUuid(step.connector),
-      connector: step.connector,
-      icon: iconUrl(step.connector, publicUrl),
+      connectorName: c?.name ?? connector,
+      connectorId: connectorUuid(connector),
+      connector,
+      icon: iconUrl(connector, publicUrl),
     });
   }
   return out;
@@ -64,6 +69,7 @@ export function checkDefinition(
   def: WorkflowDefinition,
   runtime: ConnectorRuntime,
   field = 'body.definition',
+  minPollMs = DEFAULT_POLL_MIN_INTERVAL_MS,
 ): void {
   if (def.trigger.type === 'schedule') {
     const { cron, timezone } = def.trigger;
@@ -72,6 +78,7 @@ export function checkDefinition(
     const zoneIssue = timezone === undefined ? undefined : cronProblem(cron, timezone);
     if (zoneIssue) throw unprocessable(`${field}.trigger.timezone`, 'timezone', zoneIssue);
   }
+  if (def.trigger.type === 'app') checkAppTrigger(def.trigger, runtime, `${field}.trigger`, minPollMs);
   try {
     for (const { step, path } of walkSteps(def.steps)) {
       if (step.type === 'if') checkTemplates(step.condition, `${field}.${path}.condition`);

@@ -68,7 +68,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
       .where(and(eq(integrations.id, body.integrationId), eq(integrations.accountId, accountId)));
     if (!integration)
       throw unprocessable('body.integrationId', 'exists', 'no such integration in this account');
-    checkDefinition(body.definition, ctx.connectors);
+    checkDefinition(body.definition, ctx.connectors, undefined, ctx.config.pollMinIntervalMs);
     const id = randomUUID();
     await db.transaction(async (tx) => {
       await tx.insert(workflows).values({
@@ -132,7 +132,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
     const body = parse(UpdateWorkflowBody, req.body, 'body');
     const wf = await findWorkflow(db, req.principal!.accountId, workflowId);
     if (!wf) throw notFound('Workflow');
-    checkDefinition(body.definition, ctx.connectors);
+    checkDefinition(body.definition, ctx.connectors, undefined, ctx.config.pollMinIntervalMs);
     const version = await db.transaction(async (tx) => {
       // Incrementing in SQL serialises concurrent publishes on the workflow row.
       const [row] = await tx

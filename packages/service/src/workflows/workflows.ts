@@ -1,4 +1,4 @@
-import type { Workflow } from '@inlay/contract';
+import type { Trigger, Workflow } from '@inlay/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Request } from 'express';
 import type { AppContext } from '../context.ts';
@@ -82,7 +82,7 @@ async function withDefinitions(defs: DefinitionCache, rows: WorkflowRow[]): Prom
       installed: r.installationId !== null,
       active: r.installationId !== null && r.userActive === true && r.enabled === true,
       connectors: v.connectors,
-      trigger: { type: trigger.type, ...(trigger.type === 'event' ? { event: trigger.event } : {}) },
+      trigger: triggerSummary(trigger),
       config: v.definition.config,
       installationId: r.installationId,
       installedVersion: r.installedVersion,
@@ -151,8 +151,7 @@ function versionPart(v: CompiledVersion): string {
   if (json === undefined) {
     const trigger = v.definition.trigger;
     json = `"connectors":${JSON.stringify(v.connectors)},"trigger":${JSON.stringify({
-      type: trigger.type,
-      ...(trigger.type === 'event' ? { event: trigger.event } : {}),
+      ...triggerSummary(trigger),
     })},"config":${JSON.stringify(v.definition.config)}`;
     versionJson.set(v, json);
   }
@@ -204,4 +203,12 @@ export async function findWorkflow(db: Db, accountId: string, workflowId: string
     .from(workflows)
     .where(and(eq(workflows.id, workflowId), eq(workflows.accountId, accountId)));
   return row;
+}
+
+/** What a workflow listing says of its trigger: the type, and the event or app trigger it names. */
+function triggerSummary(trigger: Trigger) {
+  if (trigger.type === 'event') return { type: trigger.type, event: trigger.event };
+  if (trigger.type === 'app')
+    return { type: trigger.type, connector: trigger.connector, trigger: trigger.trigger };
+  return { type: trigger.type };
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "user_workflows" ADD COLUMN "trigger_state" jsonb;--> statement-breakpoint
+CREATE INDEX "user_workflows_app_trigger_idx" ON "user_workflows" USING btree ("next_run_at") WHERE "user_workflows"."active" and "user_workflows"."trigger_type" = 'app';

@@ -1,0 +1,137 @@
+import { receiveTrigger } from '@inlay/connectors';
+import { jsonTextTooDeep } from '@inlay/contract';
+import { and, eq } from 'drizzle-orm';
+import express, { type Request, Router } from 'express';
+import type { AppContext } from '../../context.ts';
+import { tooDeep } from '../../http/json-body.ts';
+import { HttpProblem, notFound } from '../../http/problem.ts';
+import { isUuid } from '../../http/validate.ts';
+import type { Limiters } from '../../ratelimit/limiters.ts';
+import { limitWebhook } from '../../ratelimit/rate-limit.ts';
+import { installations, userWorkflows } from '../../store/schema.ts';
+import type { DefinitionCache } from '../../workflows/definitions.ts';
+import type { RunStore } from '../runs.ts';
+import { sameSecret } from '../webhook-routes.ts';
+import { triggerAad } from './subscriptions.ts';
+import { applyPoll } from './trigger-state.ts';
+
+type RawRequest = Request & { rawBody?: string };
+
+/**
+ * The raw text is kept: signatures are over the exact bytes the provider sent. Any content type is read,
+ * since providers label JSON in their own ways.
+ */
+const rawJson = express.json({
+  limit: '1mb',
+  type: () => true,
+  verify: (req, _res, buf) => {
+    if (jsonTextTooDeep(buf)) throw tooDeep();
+    (req as RawRequest).rawBody = buf.toString('utf8');
+  },
+});
+
+/**
+ * `POST /hooks/app/{installationId}/{workflowId}/{secret}`: where a provider delivers a webhook trigger's
+ * events. The secret in the path picks the subscription (unknown → 404, as for any webhook); the provider's
+ * signature must verify with the signing secret of that subscription (else 401, and nothing starts). Items
+ * already seen (a redelivery) start nothing again.
+ */
+export function appHookRoutes(
+  ctx: AppContext,
+  defs: DefinitionCache,
+  limiters: Limiters,
+  engine: { runs: RunStore; dispatch: (ids: string[]) => Promise<void> },
+): Router {
+  const r = Router();
+  const gone = () => notFound('Webhook');
+
+  r.post('/hooks/app/:installationId/:workflowId/:secret', rawJson, async (req: RawRequest, res) => {
+    const installationId = String(req.params.installationId).toLowerCase();
+    const workflowId = String(req.params.workflowId).toLowerCase();
+    if (!isUuid(installationId) || !isUuid(workflowId)) throw gone();
+    const [row] = await ctx.db
+      .select({
+        accountId: userWorkflows.accountId,
+        userId: userWorkflows.userId,
+        version: userWorkflows.version,
+        active: userWorkflows.active,
+        state: userWorkflows.triggerState,
+        enabled: installations.enabled,
+      })
+      .from(userWorkflows)
+      .innerJoin(installations, eq(installations.id, userWorkflows.installationId))
+      .where(and(eq(userWorkflows.installationId, installationId), eq(userWorkflows.workflowId, workflowId)));
+    const sub = row?.state?.subscription;
+    if (!row || !sub || !row.state?.hookSecret) throw gone();
+    const aad = triggerAad({ accountId: row.accountId, installationId, workflowId });
+    let signingSecret: string;
+    try {
+      if (!sameSecret(ctx.vault.open(row.state.hookSecret, aad), String(req.params.secret))) throw gone();
+      signingSecret = ctx.vault.open(sub.secret, aad);
+    } catch {
+      throw gone();
+    }
+    await limitWebhook(limiters, installationId, ctx.config.rateLimit.windowSeconds, res);
+    const trigger = (await defs.get(workflowId, row.version))?.definition.trigger;
+    if (trigger?.type !== 'app') throw gone();
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
+    );
+    const items = receiveTrigger(
+      ctx.connectors,
+      trigger.connector,
+      trigger.trigger,
+      {
+        headers,
+        rawBody: req.rawBody ?? '',
+        body: req.body,
+      },
+      signingSecret,
+    );
+    if (!items) throw new HttpProblem(401, 'unauthorized', 'The signature of this delivery does not verify');
+    if (!row.active || !row.enabled || items.length === 0) {
+      res.json({ message: 'success', executionIds: [] });
+      return;
+    }
+    const executionIds = await startNew(ctx, { installationId, workflowId, ...row }, items, engine.runs);
+    await engine.dispatch(executionIds);
+    res.json({ message: 'success', executionIds });
+  });
+
+  return r;
+}
+
+/** Records the delivered items as seen and starts a run for each one not seen before, in one step per row. */
+async function startNew(
+  ctx: AppContext,
+  r: { accountId: string; userId: string; installationId: string; workflowId: string; version: number },
+  items: ReturnType<typeof receiveTrigger> & object,
+  runs: RunStore,
+): Promise<string[]> {
+  return ctx.db.transaction(async (tx) => {
+    const pk = and(eq(userWorkflows.userId, r.userId), eq(userWorkflows.workflowId, r.workflowId));
+    const [locked] = await tx
+      .select({ state: userWorkflows.triggerState })
+      .from(userWorkflows)
+      .where(pk)
+      .for('update');
+    // Deliveries need no baseline: everything the app pushes is new unless it was seen.
+    const { fresh, next } = applyPoll({ ...(locked?.state ?? {}), baseline: true }, items);
+    await tx
+      .update(userWorkflows)
+      .set({ triggerState: { ...locked?.state, seen: next.seen } })
+      .where(pk);
+    return runs.create(
+      fresh.map((item) => ({
+        accountId: r.accountId,
+        userId: r.userId,
+        workflowId: r.workflowId,
+        installationId: r.installationId,
+        version: r.version,
+        triggerType: 'app',
+        trigger: item.data,
+      })),
+      tx,
+    );
+  });
+}
