@@ -332,6 +332,11 @@ describe('webhook subscriptions', () => {
     const inst = await install(svc, apiKey, userId, [workflowId], { credentialIds: { github: cred.id } });
     await until(() => github.hooks.size > before, 'the subscription');
     const [hookId, hook] = [...github.hooks.entries()].at(-1)!;
+    // The provider answers before the subscription is stored.
+    await until(
+      async () => (await stateOf(svc, userId, workflowId))?.triggerState?.subscription,
+      'the stored subscription',
+    );
     expect(hook.events).toEqual(['issues']);
     expect(hook.url).toMatch(
       new RegExp(`^${svc.url}/hooks/app/${inst.installationId}/${workflowId}/[A-Za-z0-9_-]{32}$`),
