@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions, userWorkflows } from '../src/store/schema.ts';
 import { install, publish } from './helpers/engine.ts';
 import { createUser } from './helpers/fixtures.ts';
+import { connectV2 } from './helpers/mcp.ts';
 import { privateDatabase } from './helpers/private-database.ts';
 import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
 import { startFakeGithub, startFakeStripe, until } from './helpers/trigger-fakes.ts';
@@ -176,6 +177,54 @@ describe('publishing an app trigger', () => {
     );
     expect(w.body.data.trigger).toEqual({ type: 'app', connector: 'github', trigger: 'new_issue' });
     expect(w.body.data.connectors.map((c: { connector: string }) => c.connector)).toEqual(['github']);
+  });
+});
+
+describe('where triggers show', () => {
+  let svc: Service;
+  beforeAll(async () => {
+    svc = await startService({ env: env() });
+  });
+  afterAll(() => svc?.close());
+
+  it('GET /connectors and MCP get_connector_resources_inlay list them with their input schema', async () => {
+    const { apiKey } = await svc.account('listing');
+    const list = await svc.call('GET', '/connectors?category=developer', { auth: apiKey });
+    const gh = list.body.data.find((c: { id: string }) => c.id === 'github');
+    expect(gh.triggers.map((t: { id: string; kind: string }) => `${t.id}:${t.kind}`)).toEqual([
+      'new_issue:poll',
+      'new_pull_request:poll',
+      'new_issue_webhook:webhook',
+      'new_pull_request_webhook:webhook',
+    ]);
+    expect(gh.triggers[0]).toMatchObject({
+      name: 'New issue',
+      description: expect.stringContaining('GET /repos/{owner}/{repo}/issues'),
+      input: {
+        type: 'object',
+        properties: { owner: expect.any(Object), repo: expect.any(Object) },
+        required: ['repo'],
+      },
+    });
+
+    const server = (await svc.call('POST', '/mcp-servers', { auth: apiKey, body: { name: 'agents' } })).body;
+    const client = await connectV2(server.url, { authorization: `Bearer ${apiKey}` });
+    try {
+      const res = (await client.callTool({
+        name: 'get_connector_resources_inlay',
+        arguments: { connectorId: 'stripe' },
+      })) as { structuredContent: { triggers: { id: string; kind: string; input: unknown }[] } };
+      expect(res.structuredContent.triggers).toEqual([
+        expect.objectContaining({
+          id: 'new_customer',
+          kind: 'poll',
+          input: expect.objectContaining({ type: 'object' }),
+        }),
+        expect.objectContaining({ id: 'new_customer_webhook', kind: 'webhook' }),
+      ]);
+    } finally {
+      await client.close();
+    }
   });
 });
 

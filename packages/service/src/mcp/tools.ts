@@ -1,4 +1,4 @@
-import { actionInputSchema } from '@inlay/connectors';
+import { actionInputSchema, toConnectorTrigger } from '@inlay/connectors';
 import { AUTH_TYPES, CONNECTOR_CATEGORIES, CREDENTIAL_STATUSES, LIMITS } from '@inlay/contract';
 import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -96,7 +96,7 @@ export function registerTools(server: McpServer, s: McpSession): void {
 
   tool(
     'get_connector_resources_inlay',
-    "Lists a connector's actions (what an agent can do with it).",
+    "Lists a connector's actions (what an agent can do with it) and its triggers (app events a workflow can start from).",
     z.object({ connectorId: ConnectorSlug }),
     z.object({
       connectorId: z.string(),
@@ -110,6 +110,15 @@ export function registerTools(server: McpServer, s: McpSession): void {
           kind: z.enum(['read', 'write']),
         }),
       ),
+      triggers: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          description: z.string(),
+          kind: z.enum(['poll', 'webhook']),
+          input: z.record(z.string(), z.unknown()),
+        }),
+      ),
     }),
     async ({ connectorId }) => {
       const def = connectorOf(s, connectorId);
@@ -120,6 +129,7 @@ export function registerTools(server: McpServer, s: McpSession): void {
         actions: def.actions
           .filter((a) => s.restrictions.action(def.id, a.id))
           .map((a) => ({ id: a.id, name: a.name, description: a.description, kind: a.kind })),
+        triggers: (def.triggers ?? []).map(toConnectorTrigger),
       };
     },
     { readOnlyHint: true },
