@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { pgAvailable, settlePostgres } from './lib/pg.ts';
 import { type Measurement, pass, rerender, writeResults } from './lib/report.ts';
+import { consoleBundle } from './suites/console.ts';
 import { engine } from './suites/engine.ts';
 import { expressions } from './suites/expressions.ts';
 import { history } from './suites/history.ts';
@@ -36,6 +37,7 @@ const suites: [string, () => Promise<Measurement[]>, boolean][] = [
   ['expressions', () => expressions({ quick }), true],
   ['proxy', () => proxy({ quick, store: hasPg ? 'postgres' : 'pglite' }), true],
   ['widget', () => widget({ quick }), widgetUnavailable() === undefined],
+  ['console', () => consoleBundle(), true],
 ];
 
 for (const [name, run, available] of suites) {

@@ -33,6 +33,9 @@ export interface Demo {
   url: string;
   dataDir: string;
   serviceUrl: string;
+  /** The account's console (served by the service) and the demo account's API key to sign in with. */
+  consoleUrl: string;
+  apiKey: string;
   sandboxUrl: string;
   sandbox: SandboxState;
   service: InlayApp;
@@ -139,7 +142,20 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       app.use(express.static(dist, { index: false }));
       app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(join(dist, 'index.html')));
     }
-    return { url, dataDir, serviceUrl, sandboxUrl, sandbox, service, client, webhooks, seeded, close };
+    return {
+      url,
+      dataDir,
+      serviceUrl,
+      consoleUrl: `${serviceUrl}/console`,
+      apiKey: store.apiKey,
+      sandboxUrl,
+      sandbox,
+      service,
+      client,
+      webhooks,
+      seeded,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

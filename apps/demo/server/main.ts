@@ -35,6 +35,8 @@ try {
       `  Log in    ${logins}`,
       '',
       `  Inlay     ${demo.serviceUrl}   (API and OAuth callback)`,
+      `  Console   ${demo.consoleUrl}   (the SaaS team's view: sign in with the API key below)`,
+      `  API key   ${demo.apiKey}   (the demo account's; local to this machine)`,
       `  Sandbox   ${demo.sandboxUrl}   (stand-in Slack, HubSpot and GitHub: see what they received)`,
       `  Data      ${demo.dataDir}   (delete it to start over)`,
       ...(demo.seeded

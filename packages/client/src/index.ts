@@ -1,4 +1,5 @@
 // The browser entry: the server entry plus the OAuth popup and redirect helpers.
+export { CSRF_HEADER, consoleSessions, createConsoleClient } from './console.ts';
 export * from './index.server.ts';
 export {
   type ConnectOAuthOptions,

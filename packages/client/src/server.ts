@@ -1,5 +1,9 @@
 import type {
+  AccountExecution,
   AccountSettings,
+  ApiKey,
+  CreateApiKeyBody,
+  CreateApiKeyResponse,
   CreateIntegrationBody,
   CreateMcpServerBody,
   CreateMcpServerResponse,
@@ -8,6 +12,10 @@ import type {
   CreateWebhookEndpointBody,
   CreateWebhookEndpointResponse,
   CreateWorkflowBody,
+  ExecutionStats,
+  ExecutionStatsQuery,
+  ExecutionsPage,
+  ExecutionsQuery,
   Jwks,
   McpServer,
   MessageResponse,
@@ -37,7 +45,7 @@ export interface ServerClientOptions extends TransportOptions {
 type Data<T> = { data: T };
 const unwrap = <T>(p: Promise<Data<T>>) => p.then((r) => r.data);
 
-function serverRoutes(r: Request) {
+export function serverRoutes(r: Request) {
   const u = userRoutes(r);
   return {
     ...u,
@@ -119,6 +127,25 @@ function serverRoutes(r: Request) {
         unwrap(
           r<Data<WebhookDelivery[]>>('GET', `/webhook-endpoints/${seg(webhookEndpointId)}/deliveries`, o),
         ),
+    },
+    executions: {
+      /** `GET /executions`: every user's runs, newest first; pass `nextCursor` back as `cursor`. */
+      list: (q: ExecutionsQuery = {}, o?: CallOptions) =>
+        r<ExecutionsPage>('GET', '/executions', { ...o, query: q }),
+      /** `GET /executions/{executionId}`: one run of any user, with its steps. */
+      get: (executionId: string, o?: CallOptions) =>
+        unwrap(r<Data<AccountExecution>>('GET', `/executions/${seg(executionId)}`, o)),
+      /** `GET /stats/executions`: runs per hour or day by status, error rate, slowest workflows. */
+      stats: (q: ExecutionStatsQuery = {}, o?: CallOptions) =>
+        unwrap(r<Data<ExecutionStats>>('GET', '/stats/executions', { ...o, query: q })),
+    },
+    apiKeys: {
+      /** `GET /api-keys` (never the keys themselves) */
+      list: (o?: CallOptions) => unwrap(r<Data<ApiKey[]>>('GET', '/api-keys', o)),
+      /** `POST /api-keys` → `{data, key}`; the key is shown once. */
+      create: (body: CreateApiKeyBody = {}) => r<CreateApiKeyResponse>('POST', '/api-keys', { body }),
+      /** `DELETE /api-keys/{apiKeyId}`: revokes it and the console sessions opened with it. */
+      revoke: (apiKeyId: string) => r<MessageResponse>('DELETE', `/api-keys/${seg(apiKeyId)}`),
     },
     settings: {
       /** `GET /settings`: the account's settings (`allowedOrigins`). */

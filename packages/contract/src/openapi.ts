@@ -829,13 +829,13 @@ const ops: Record<string, Record<string, Op>> = {
     },
     get: {
       id: 'getConsoleSession',
-      summary: 'The signed-in console session of this browser (from its cookie), with its CSRF token',
+      summary:
+        'The signed-in console session of this browser (from its cookie), with its CSRF token; `data` is null when there is none (signed out, expired or revoked)',
       tag: 'Console',
       auth: 'none',
-      ok: dataOf(ConsoleSession),
+      ok: dataOf(ConsoleSession.nullable()),
       notFound: false,
       limited: false,
-      extra: { '401': problem('No session, or it expired or was revoked') },
     },
     delete: {
       id: 'deleteConsoleSession',

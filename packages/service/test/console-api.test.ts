@@ -288,7 +288,7 @@ describe('console sessions', () => {
     const out = await svc.call('DELETE', '/console/session', { headers: { cookie, 'x-inlay-csrf': csrf } });
     expect(out.status).toBe(200);
     expect(out.headers.get('set-cookie')).toMatch(/inlay_console=;.*Max-Age=0/);
-    expectProblem(await svc.call('GET', '/console/session', { headers: { cookie } }), 401, 'unauthorized');
+    expect((await svc.call('GET', '/console/session', { headers: { cookie } })).body).toEqual({ data: null });
     expectProblem(await svc.call('GET', '/executions', { headers: { cookie } }), 401, 'unauthorized');
   });
 

@@ -66,7 +66,8 @@ export function consoleSessionRoutes(ctx: AppContext, json: express.RequestHandl
   });
   r.get('/console/session', async (req, res) => {
     const s = await sessionOf(ctx, req);
-    if (!s) throw unauthorized('Not signed in to the console');
+    // Signed out is an answer, not an error: the console asks on every load (a 401 would be a console error).
+    if (!s) return void res.json({ data: null });
     res.json({
       data: {
         accountId: s.accountId,

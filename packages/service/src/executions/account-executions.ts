@@ -195,7 +195,13 @@ export async function executionStats(
       })
       .from(executions)
       .leftJoin(workflows, eq(workflows.id, executions.workflowId))
-      .where(and(inWindow, eq(executions.finished, true), sql`${executions.stoppedAt} is not null`))
+      .where(
+        and(
+          inWindow,
+          inArray(executions.status, ['succeeded', 'failed']),
+          sql`${executions.stoppedAt} is not null`,
+        ),
+      )
       .groupBy(executions.workflowId)
       .orderBy(sql`4 desc`)
       .limit(5),

@@ -1,0 +1,163 @@
+import type { ExecutionStats, WebhookDelivery, WebhookEndpoint } from '@inlay/client';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { RunsChart } from '../chart.tsx';
+import { Link } from '../router.tsx';
+import { useConsole } from '../session.tsx';
+import { ErrorText, formatMs, formatTime } from '../ui.tsx';
+
+export function OverviewPage() {
+  const { client } = useConsole();
+  const [bucket, setBucket] = useState<'hour' | 'day'>('hour');
+  const stats = useQuery({
+    queryKey: ['stats', bucket],
+    queryFn: () =>
+      client.executions.stats(
+        bucket === 'hour'
+          ? { bucket }
+          : { bucket, from: new Date(Date.now() - 30 * 86_400_000).toISOString() },
+      ),
+  });
+  return (
+    <>
+      <h1>Overview</h1>
+      <section aria-labelledby="runs-h" className="card">
+        <div className="row">
+          <h2 id="runs-h">Runs by status</h2>
+          <fieldset className="segmented">
+            <legend className="sr-only">Period</legend>
+            {(['hour', 'day'] as const).map((b) => (
+              <label key={b}>
+                <input
+                  type="radio"
+                  name="bucket"
+                  value={b}
+                  checked={bucket === b}
+                  onChange={() => setBucket(b)}
+                />
+                {b === 'hour' ? 'Last 24 hours, per hour' : 'Last 30 days, per day'}
+              </label>
+            ))}
+          </fieldset>
+        </div>
+        {stats.error ? <ErrorText error={stats.error} /> : null}
+        {stats.data ? <StatsView stats={stats.data} /> : <p className="loading">Loading…</p>}
+      </section>
+      <FailingDeliveries />
+    </>
+  );
+}
+
+function StatsView({ stats }: { stats: ExecutionStats }) {
+  const t = stats.totals;
+  const rate = stats.errorRate === null ? '—' : `${(stats.errorRate * 100).toFixed(1)} %`;
+  return (
+    <>
+      <dl className="figures">
+        <div>
+          <dt>Runs</dt>
+          <dd>{t.succeeded + t.failed + t.running + t.queued}</dd>
+        </div>
+        <div>
+          <dt>Failed</dt>
+          <dd>{t.failed}</dd>
+        </div>
+        <div>
+          <dt>Error rate</dt>
+          <dd>{rate}</dd>
+        </div>
+        <div>
+          <dt>In progress</dt>
+          <dd>{t.running + t.queued}</dd>
+        </div>
+      </dl>
+      <RunsChart stats={stats} />
+      <h3 id="slowest-h">Slowest workflows (p95)</h3>
+      {stats.slowestWorkflows.length === 0 ? (
+        <p className="muted">No finished runs in this period.</p>
+      ) : (
+        <div className="table-wrap">
+          <table aria-labelledby="slowest-h">
+            <thead>
+              <tr>
+                <th scope="col">Workflow</th>
+                <th scope="col">Runs</th>
+                <th scope="col">p95</th>
+              </tr>
+            </thead>
+            <tbody>
+              {stats.slowestWorkflows.map((w) => (
+                <tr key={w.workflowId}>
+                  <td>
+                    <Link to={`/executions?workflowId=${w.workflowId}`}>
+                      {w.workflowName ?? w.workflowId}
+                    </Link>
+                  </td>
+                  <td>{w.runs}</td>
+                  <td>{formatMs(w.p95Ms)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** Deliveries that failed for good, or are being retried after a failed attempt. */
+function FailingDeliveries() {
+  const { client } = useConsole();
+  const q = useQuery({
+    queryKey: ['failing-deliveries'],
+    queryFn: async () => {
+      const endpoints = await client.webhookEndpoints.list();
+      const lists = await Promise.all(
+        endpoints.map(async (e) => ({
+          e,
+          ds: await client.webhookEndpoints.deliveries(e.webhookEndpointId),
+        })),
+      );
+      return lists.flatMap(({ e, ds }) =>
+        ds
+          .filter((d) => d.status === 'failed' || (d.status === 'pending' && d.attempts > 0))
+          .map((d): [WebhookEndpoint, WebhookDelivery] => [e, d]),
+      );
+    },
+  });
+  return (
+    <section aria-labelledby="deliveries-h" className="card">
+      <h2 id="deliveries-h">Failing webhook deliveries</h2>
+      {q.error ? <ErrorText error={q.error} /> : null}
+      {q.data?.length === 0 ? <p className="muted">None: every delivery went through.</p> : null}
+      {q.data?.length ? (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last error</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {q.data.map(([e, d]) => (
+                <tr key={d.deliveryId}>
+                  <td className="mono">{e.url}</td>
+                  <td>{d.event}</td>
+                  <td>{d.status}</td>
+                  <td>{d.attempts}</td>
+                  <td>{d.lastError ?? (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : '—')}</td>
+                  <td>{formatTime(d.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
