@@ -59,8 +59,17 @@ describe('route coverage', () => {
       createServerClient({ baseUrl: 'http://svc.test', apiKey: 'k', fetch: recordingFetch(record) }),
       record,
     );
-    // Pages for a browser, not something to call: the OAuth callback and start link, the API reference.
-    const pages = new Set(['GET /oauth/callback', 'GET /oauth/start', 'GET /docs', 'GET /docs/{x}']);
+    // Pages for a browser, not something to call: the OAuth callback and start link, the API reference; and the
+    // console's cookie sign-in, which only a browser page uses (`consoleSessions`, not the API-key client).
+    const pages = new Set([
+      'GET /oauth/callback',
+      'GET /oauth/start',
+      'GET /docs',
+      'GET /docs/{x}',
+      'POST /console/session',
+      'GET /console/session',
+      'DELETE /console/session',
+    ]);
     const missing = openapiRoutes()
       .map((r) => r.route)
       .filter((r) => !pages.has(r) && !matches(r, record));
