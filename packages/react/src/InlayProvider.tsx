@@ -2,6 +2,8 @@
 import {
   createUserClient,
   type GetToken,
+  InlayError,
+  isInlayError,
   type TokenResult,
   takePendingOAuth,
   tokenFromUrl,
@@ -43,6 +45,13 @@ export interface InlayProviderProps {
   onEvent?: (event: InlayEvent) => void;
   /** The host's own QueryClient; otherwise the provider makes one. */
   queryClient?: QueryClient;
+  /**
+   * The user's session cannot be renewed: the service refused the token and a new one could not be had (the
+   * token endpoint or the service answered 401). Called once when that happens, with the error, and again
+   * when the user presses "Sign in again"; send them to your sign-in page there. Without it, that button
+   * reloads the page.
+   */
+  onSessionExpired?: (error: InlayError) => void;
   /** OAuth settings: the callback page's origin (when it differs from `baseUrl`'s) and the redirect fallback's return URL. */
   oauth?: { callbackOrigin?: string; redirectUri?: string };
   children?: ReactNode;
@@ -117,6 +126,39 @@ export function InlayProvider(props: InlayProviderProps) {
   }, []);
 
   const emit = useCallback((e: InlayEvent) => onEventRef.current?.(e), []);
+
+  // A 401 that survived the client's token renewal ends the session: tell the host once (until a call works).
+  const expiredRef = useRef<InlayError | null>(null);
+  const onExpiredRef = useRef(props.onSessionExpired);
+  onExpiredRef.current = props.onSessionExpired;
+  useEffect(() => {
+    const seen = (error: unknown, ok: boolean) => {
+      if (ok) expiredRef.current = null;
+      else if (isInlayError(error) && error.status === 401 && !expiredRef.current) {
+        expiredRef.current = error;
+        onExpiredRef.current?.(error);
+      }
+    };
+    const offQ = queryClient
+      .getQueryCache()
+      .subscribe(
+        (e) => e.type === 'updated' && seen(e.query.state.error, e.query.state.status === 'success'),
+      );
+    const offM = queryClient
+      .getMutationCache()
+      .subscribe(
+        (e) => e.type === 'updated' && seen(e.mutation.state.error, e.mutation.state.status === 'success'),
+      );
+    return () => {
+      offQ();
+      offM();
+    };
+  }, [queryClient]);
+  const signIn = useCallback(() => {
+    const on = onExpiredRef.current;
+    if (on) on(expiredRef.current ?? new InlayError({ status: 401 }));
+    else window.location.reload();
+  }, []);
   const { messages, theme } = props;
   const value = useMemo<InlayContextValue>(() => {
     const catalog: Messages = { ...en, ...(loaded?.lang === lang ? loaded.messages : {}), ...messages };
@@ -134,8 +176,22 @@ export function InlayProvider(props: InlayProviderProps) {
       oauth: props.oauth ?? {},
       resume,
       clearResume: () => setResume(null),
+      signIn,
     };
-  }, [client, queryClient, locale, lang, loaded, messages, theme, colorScheme, emit, props.oauth, resume]);
+  }, [
+    client,
+    queryClient,
+    locale,
+    lang,
+    loaded,
+    messages,
+    theme,
+    colorScheme,
+    emit,
+    props.oauth,
+    resume,
+    signIn,
+  ]);
 
   return <InlayContext.Provider value={value}>{props.children}</InlayContext.Provider>;
 }

@@ -38,6 +38,8 @@ export interface InlayContextValue {
   oauth: { callbackOrigin?: string; redirectUri?: string };
   resume: InstallResume | null;
   clearResume: () => void;
+  /** "Sign in again": the host's `onSessionExpired`, or a reload of the page. */
+  signIn: () => void;
 }
 
 export const InlayContext = createContext<InlayContextValue | null>(null);

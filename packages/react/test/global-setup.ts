@@ -15,6 +15,8 @@ export interface Seed {
   stripeWorkflowId: string;
   fieldsWorkflowId: string;
   acmeWorkflowId: string;
+  /** "Check deals": a summary, a named step, one succeeded and one failed run for `runs`. */
+  runsWorkflowId: string;
   users: Record<
     | 'market'
     | 'install'
@@ -32,7 +34,8 @@ export interface Seed {
     | 'live-event'
     | 'connections'
     | 'connections-dark'
-    | 'connections-keyboard',
+    | 'connections-keyboard'
+    | 'runs',
     string
   >;
   executions: string[];

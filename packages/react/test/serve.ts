@@ -64,6 +64,7 @@ for (const name of [
   'connections',
   'connections-dark',
   'connections-keyboard',
+  'runs',
 ])
   users[name] = await createUser(svc, s.apiKey, name);
 await installDirect(svc.db, { ...s, userId: users.market! }, { active: false });
@@ -73,6 +74,46 @@ await installDirect(svc.db, { ...s, userId: users.live! });
 await installDirect(svc.db, { ...s, userId: users['live-event']! });
 const executions = await insertExecutions(svc.db, { ...s, userId: users.logs! }, 12);
 await insertExecutions(svc.db, { ...s, userId: users.browser! }, 3);
+
+// Real runs of a workflow with a summary and a named step: one that succeeds and one that fails.
+const runsWorkflowId = (
+  await call('POST', '/workflows', {
+    integrationId: s.integrationId,
+    name: 'Check deals',
+    definition: {
+      trigger: { type: 'manual' },
+      summary: 'Deal {{ trigger.name }}',
+      steps: [
+        {
+          id: randomUUID(),
+          name: 'Check the amount',
+          connector: 'transform',
+          action: 'map',
+          input: {
+            expression:
+              'trigger.amount > 0 ? {"deal": trigger.name, "amount": trigger.amount} : $error("Amount must be positive")',
+          },
+        },
+      ],
+      config: [],
+    },
+  })
+).workflowId as string;
+await installDirect(svc.db, { ...s, workflowId: runsWorkflowId, userId: users.runs! });
+for (const [i, data] of [
+  { name: 'Globex', amount: 100 },
+  { name: 'Initech', amount: 0 },
+].entries()) {
+  await call('POST', '/run/workflow', { workflowId: runsWorkflowId, userId: users.runs, data });
+  // One after the other, so the order of their start times is known.
+  for (let done = false; !done; await new Promise((r) => setTimeout(r, 100))) {
+    const logs = await svc.call('GET', `/workflows/${runsWorkflowId}/logs?userId=${users.runs}`, {
+      auth: s.apiKey,
+    });
+    const runs = logs.body.data as { status: string }[];
+    done = runs.length === i + 1 && runs.every((l) => l.status === 'succeeded' || l.status === 'failed');
+  }
+}
 
 process.stdout.write(
   `${JSON.stringify({
@@ -84,6 +125,7 @@ process.stdout.write(
     stripeWorkflowId: s.stripeWorkflowId,
     fieldsWorkflowId: s.fieldsWorkflowId,
     acmeWorkflowId,
+    runsWorkflowId,
     users,
     executions,
   })}\n`,

@@ -1,13 +1,14 @@
 'use client';
-import type { LogEntry } from '@inlay/client';
+import type { ExecutionStatus, LogEntry } from '@inlay/client';
 import { Fragment, useId, useState } from 'react';
 import { useInlay } from '../hooks/useInlay.ts';
 import { useRerun } from '../hooks/useRerun.ts';
 import { useWorkflowLogs } from '../hooks/useWorkflowLogs.ts';
+import type { MessageKey } from '../i18n/locales/en.ts';
 import { type ClassNames, cx, useControllableState } from '../utils.ts';
 import { JsonViewer } from './JsonViewer.tsx';
 import { Root } from './Root.tsx';
-import { ErrorMessage, ErrorState, Skeleton } from './States.tsx';
+import { codeText, ErrorMessage, ErrorState, Skeleton } from './States.tsx';
 
 export type ExecutionLogsSlot = 'toolbar' | 'table' | 'row' | 'details' | 'pager';
 
@@ -23,6 +24,10 @@ export interface ExecutionLogsProps {
   order?: 'asc' | 'desc';
   defaultOrder?: 'asc' | 'desc';
   onOrderChange?: (order: 'asc' | 'desc') => void;
+  /** Only runs in this state (controlled); every run when undefined. Pair with `onStatusChange`. */
+  status?: ExecutionStatus | '';
+  defaultStatus?: ExecutionStatus | '';
+  onStatusChange?: (status: ExecutionStatus | '') => void;
   /**
    * Fetch again on its own (default true): every 2 s while a run on the page is queued or running, and for
    * 15 s after mount. `refreshInlay()` refreshes it either way.
@@ -32,9 +37,21 @@ export interface ExecutionLogsProps {
   classNames?: ClassNames<ExecutionLogsSlot>;
 }
 
-const durationOf = (l: LogEntry) => (l.stoppedAt ? Date.parse(l.stoppedAt) - Date.parse(l.startedAt) : null);
+const STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 
-/** A workflow's run history: start, duration and status per run, paging, refresh, rerun, and step details. */
+const durationOf = (l: { startedAt: string; stoppedAt?: string }) =>
+  l.stoppedAt ? Date.parse(l.stoppedAt) - Date.parse(l.startedAt) : null;
+
+/** A step's output without the seed's wrapping (`[[{id, json, statusCode}]]`): one item's JSON, or the list. */
+const unwrap = (data: Result['data']) => {
+  const items = data.flat().map((i) => i.json);
+  return items.length === 1 ? items[0] : items;
+};
+
+/**
+ * A workflow's run history: what started each run (trigger kind and summary), start, duration and status,
+ * a status filter, paging, live refresh, rerun (linked both ways), and step details.
+ */
 export function ExecutionLogs(props: ExecutionLogsProps) {
   const { workflowId, classNames: cn = {} } = props;
   const { t, format } = useInlay();
@@ -45,10 +62,40 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
     props.defaultOrder ?? 'desc',
     props.onOrderChange,
   );
-  const logs = useWorkflowLogs(workflowId, { page, limit, order }, { live: props.live ?? true });
+  const [filter, setFilter] = useControllableState(
+    props.status,
+    props.defaultStatus ?? '',
+    props.onStatusChange,
+  );
+  const logs = useWorkflowLogs(
+    workflowId,
+    { page, limit, order, status: filter || undefined },
+    { live: props.live ?? true },
+  );
   const rerun = useRerun();
   const [expanded, setExpanded] = useState<string | null>(null);
   const id = useId();
+  const rowId = (executionId: string) => `${id}-r-${executionId}`;
+  const byId = new Map(logs.data?.map((l) => [l.executionId, l]));
+  // "Rerun of …" and "Run again as …": opens the linked run when it is on this page.
+  const runLink = (executionId: string) => {
+    const other = byId.get(executionId);
+    return other ? (
+      <button
+        key={executionId}
+        type="button"
+        className="inlay-link"
+        onClick={() => {
+          setExpanded(executionId);
+          document.getElementById(rowId(executionId))?.scrollIntoView?.({ block: 'nearest' });
+        }}
+      >
+        {format.date(other.startedAt)}
+      </button>
+    ) : (
+      <code key={executionId}>{executionId.slice(0, 8)}</code>
+    );
+  };
 
   const status = (s: LogEntry['status']) => <span className={`inlay-badge inlay-status-${s}`}>{t(s)}</span>;
 
@@ -58,6 +105,24 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
         <h3 id={`${id}-t`} className="inlay-logs-title">
           {t('runs')}
         </h3>
+        <label className="inlay-inline">
+          {t('status')}{' '}
+          <select
+            className="inlay-input"
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value as ExecutionStatus | '');
+              setPage(1);
+            }}
+          >
+            <option value="">{t('allStatuses')}</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(s)}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="inlay-inline">
           {t('order')}{' '}
           <select
@@ -81,7 +146,7 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
           {t('refresh')}
         </button>
       </div>
-      <p className="inlay-sr-only" role="status">
+      <p className={rerun.isSuccess ? 'inlay-notice' : 'inlay-sr-only'} role="status">
         {rerun.isSuccess ? t('rerunStarted') : ''}
       </p>
       {rerun.isError && <ErrorMessage error={rerun.error} />}
@@ -89,13 +154,14 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
         <Skeleton rows={3} />
       ) : logs.isError ? (
         <ErrorState error={logs.error} onRetry={() => logs.refetch()} />
-      ) : !logs.data.length && page === 1 ? (
+      ) : !logs.data.length && page === 1 && !filter ? (
         <p className="inlay-empty">{t('noRuns')}</p>
       ) : (
         <table className={cx('inlay-table', cn.table)} aria-labelledby={`${id}-t`}>
           <thead>
             <tr>
               <th scope="col">{t('started')}</th>
+              <th scope="col">{t('trigger')}</th>
               <th scope="col">{t('duration')}</th>
               <th scope="col">{t('status')}</th>
               <th scope="col">{t('actions')}</th>
@@ -105,13 +171,26 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
             {logs.data.map((l) => {
               const d = durationOf(l);
               const open = expanded === l.executionId;
+              const kind = t(`trigger.${l.trigger.type}` as MessageKey);
+              const what = l.summary ?? l.trigger.event;
               return (
                 <Fragment key={l.executionId}>
-                  <tr className={cn.row}>
+                  <tr id={rowId(l.executionId)} className={cn.row}>
                     <td data-label={t('started')}>
                       <time dateTime={l.startedAt} title={format.relative(l.startedAt)}>
                         {format.date(l.startedAt)}
                       </time>
+                    </td>
+                    <td data-label={t('trigger')}>
+                      <span className="inlay-muted">
+                        {kind.startsWith('trigger.') ? l.trigger.type : kind}
+                      </span>
+                      {what && <span className="inlay-summary"> · {what}</span>}
+                      {l.rerunOf && (
+                        <div className="inlay-muted">
+                          {t('rerunOf')} {runLink(l.rerunOf)}
+                        </div>
+                      )}
                     </td>
                     <td data-label={t('duration')}>{d === null ? '—' : format.duration(d)}</td>
                     <td data-label={t('status')}>{status(l.status)}</td>
@@ -141,7 +220,13 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
                   </tr>
                   {open && (
                     <tr id={`${id}-${l.executionId}`} className={cx('inlay-details', cn.details)}>
-                      <td colSpan={4}>
+                      <td colSpan={5}>
+                        {l.reruns.length > 0 && (
+                          <p>
+                            {t('rerunAs')} {l.reruns.map(runLink)}
+                          </p>
+                        )}
+                        <JsonViewer label={t('triggerData')} value={l.trigger.data} />
                         <Steps entry={l} />
                       </td>
                     </tr>
@@ -197,10 +282,24 @@ function stepTree(results: Result[]): StepNode[] {
   return root;
 }
 
+/** The error code's sentence (in the user's language), with the provider's own message below it. */
+function RunError({ error }: { error: NonNullable<LogEntry['error']> }) {
+  const { t } = useInlay();
+  const text = codeText(t, error.code);
+  return (
+    <div className="inlay-field-error">
+      <p>{text ?? error.message}</p>
+      {text && <p className="inlay-muted">{error.message}</p>}
+    </div>
+  );
+}
+
 function Steps({ entry }: { entry: LogEntry }) {
+  // The run's error repeats its failed step's ("Step 1 failed: …"): shown once, on the step, unless no step has one.
+  const shown = entry.results.some((r) => r.error && entry.error?.message.endsWith(r.error.message));
   return (
     <>
-      {entry.error && <p className="inlay-field-error">{entry.error.message}</p>}
+      {entry.error && !shown && <RunError error={entry.error} />}
       <StepList entry={entry} nodes={stepTree(entry.results)} />
     </>
   );
@@ -211,7 +310,7 @@ function StepList({ entry, nodes }: { entry: LogEntry; nodes: StepNode[] }) {
   return (
     <ol className="inlay-run-steps">
       {nodes.map(([r, i, kids]) => {
-        const d = r.stoppedAt ? Date.parse(r.stoppedAt) - Date.parse(r.startedAt) : null;
+        const d = durationOf(r);
         return (
           <li key={i} className="inlay-run-step">
             <div className="inlay-run-step-head">
@@ -219,17 +318,22 @@ function StepList({ entry, nodes }: { entry: LogEntry; nodes: StepNode[] }) {
                 {t('step', {
                   n: i + 1,
                   name:
-                    [...new Set([r.connector, r.branch ?? r.action])].filter(Boolean).join(' · ') ||
-                    r.connectorId,
+                    r.name ??
+                    ([...new Set([r.connector, r.branch ?? r.action])].filter(Boolean).join(' · ') ||
+                      r.connectorId),
                 })}
               </strong>
               {r.status && <span className={`inlay-badge inlay-status-${r.status}`}>{t(r.status)}</span>}
               {d !== null && <span className="inlay-muted">{format.duration(d)}</span>}
             </div>
-            {r.error && <p className="inlay-field-error">{r.error.message}</p>}
+            {r.error && <RunError error={r.error} />}
             {r.truncated && <p className="inlay-muted">{t('truncated')}</p>}
             <JsonViewer label={t('input')} value={entry.inputs[i]?.data} />
-            <JsonViewer label={t('output')} value={r.data} />
+            <JsonViewer label={t('output')} value={unwrap(r.data)} />
+            <details className="inlay-raw">
+              <summary>{t('showRaw')}</summary>
+              <JsonViewer value={r.data} />
+            </details>
             {r.connector === 'forEach'
               ? // A forEach's steps grouped by iteration, each one collapsible.
                 [...new Set(kids.map((k) => k[0].iteration))].map((n) => (

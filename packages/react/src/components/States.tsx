@@ -1,6 +1,7 @@
 import { isInlayError } from '@inlay/client';
 import type { InlayContextValue } from '../context.ts';
 import { useInlay } from '../hooks/useInlay.ts';
+import type { MessageKey } from '../i18n/locales/en.ts';
 
 export interface DescribedError {
   /** A sentence for the user, in their language where the failure is ours to name. */
@@ -11,10 +12,17 @@ export interface DescribedError {
   retry: boolean;
 }
 
+/** The translated sentence of a stable error code (`code.<code>` in the catalog), if it has one. */
+export function codeText(t: InlayContextValue['t'], code: string | undefined): string | undefined {
+  const key = `code.${code}` as MessageKey;
+  const text = code ? t(key) : key;
+  return text === key ? undefined : text;
+}
+
 /**
- * A failed call in human terms: an unreachable service or a 5xx gets its own translated sentence, an expired
- * session says so, and the service's own `detail` is kept for the rest (it names the field or the rule).
- * The URL, status and raw message go to `technical`, shown collapsed.
+ * A failed call in human terms: an unreachable service, a 5xx or an expired session gets its own translated
+ * sentence, and the rest the service's own `detail` (it names the field or the rule). The URL, status and
+ * raw message go to `technical`, shown collapsed.
  */
 export function describeError(err: unknown, t: InlayContextValue['t']): DescribedError {
   if (!isInlayError(err)) {
@@ -39,10 +47,15 @@ export function useErrorText() {
 
 /** The human sentence, with the technical detail in a collapsed `<details>`. */
 function Described({ d }: { d: DescribedError }) {
-  const { t } = useInlay();
+  const { t, signIn } = useInlay();
   return (
     <div className="inlay-error-text">
       <p>{d.text}</p>
+      {!d.retry && (
+        <button type="button" className="inlay-button inlay-button-primary" onClick={signIn}>
+          {t('signInAgain')}
+        </button>
+      )}
       <details className="inlay-error-details">
         <summary>{t('technicalDetails')}</summary>
         <code>{d.technical}</code>

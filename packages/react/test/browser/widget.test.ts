@@ -181,7 +181,9 @@ describe('small defects', () => {
     // Each toggle is awaited by its text: the panel renders its viewers one after another.
     const toggle = (text: string) => page.locator('.inlay-json-toggle', { hasText: text }).first();
     await toggle(two).waitFor({ timeout: 10_000 }); // the step's input {n, connector}
-    await toggle(one).waitFor({ timeout: 10_000 }); // the output's outer array
+    // The output is shown unwrapped ({ok, n}); its raw seed shape [[{id, json}]] is behind "Show raw".
+    await page.locator('.inlay-raw > summary').first().click();
+    await toggle(one).waitFor({ timeout: 10_000 }); // the raw output's outer array
     expect(await toggle(two).textContent()).toContain(two);
     expect(await toggle(one).textContent()).toContain(one);
     await page.close();
@@ -281,12 +283,15 @@ describe.each([
   });
 });
 
-it('Japanese at 1280 px: the order label (並び順) stays on one line', async () => {
+it('Japanese at 1280 px: the status and order labels (状態, 並び順) stay on one line', async () => {
   const page = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await h.open({ surface: 'page', user: 'browser', locale: 'ja' }, page);
   await page.locator('.inlay-card .inlay-button-ghost[aria-expanded]').first().click();
-  await page.locator('.inlay-logs .inlay-inline').waitFor();
-  expect(await page.locator('.inlay-logs .inlay-inline').textContent()).toContain('並び順');
+  await page.locator('.inlay-logs .inlay-inline').first().waitFor();
+  expect(await page.locator('.inlay-logs .inlay-inline').allTextContents()).toEqual([
+    expect.stringMatching(/^状態/),
+    expect.stringMatching(/^並び順/),
+  ]);
   expect(await wrapped(page, '.inlay-logs .inlay-inline, .inlay-badge')).toEqual([]);
   await page.close();
 });

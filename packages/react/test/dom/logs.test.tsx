@@ -23,11 +23,12 @@ describe('<ExecutionLogs> against the service', () => {
       within(screen.getByRole('table'))
         .getAllByRole('columnheader')
         .map((c) => c.textContent),
-    ).toEqual(['Started', 'Duration', 'Status', 'Actions']);
+    ).toEqual(['Started', 'Trigger', 'Duration', 'Status', 'Actions']);
     expect(rows()).toHaveLength(5);
     // insertExecutions: 12 runs one second apart from 10:00:00, each 250 ms long, all succeeded.
     expect(startedOf(rows()[0]!)).toBe('2025-09-01T10:00:11.000Z');
-    expect(within(rows()[0]!).getAllByRole('cell')[1]!.textContent).toBe('250 ms');
+    expect(within(rows()[0]!).getAllByRole('cell')[1]!.textContent).toBe('Event · deal.created');
+    expect(within(rows()[0]!).getAllByRole('cell')[2]!.textContent).toBe('250 ms');
     expect(within(rows()[0]!).getByText('Succeeded')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
