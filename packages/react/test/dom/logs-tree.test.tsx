@@ -55,7 +55,8 @@ describe('<ExecutionLogs> with control flow', () => {
     const ifItem = head.closest('li')!;
     // The forEach sits inside the if, and its transforms inside collapsed iterations.
     const loopItem = within(ifItem).getByText('Step 2: forEach').closest('li')!;
-    const iterations = [...loopItem.querySelectorAll('details')];
+    // Iterations, not the "Show raw" disclosure each step has.
+    const iterations = [...loopItem.querySelectorAll<HTMLDetailsElement>('details:not(.inlay-raw)')];
     expect(iterations.map((d) => d.querySelector('summary')!.textContent)).toEqual([
       'Iteration 1',
       'Iteration 2',
