@@ -502,6 +502,17 @@ describe('clients', () => {
         body: { method: 'PUT', url: '/v1/things/7?a=1', body: b64('{"x":1}') },
       });
       expect(ok.structuredContent.headers['set-cookie']).toBeUndefined();
+      const text = (await a.callTool({
+        name: 'proxy_request_inlay',
+        arguments: { connectorId: 'echo', method: 'POST', path: '/list', bodyText: '[1,2]' },
+      })) as any;
+      expect(text.structuredContent).toMatchObject({ status: 200, body: { body: b64('[1,2]') } });
+      const both = (await a.callTool({
+        name: 'proxy_request_inlay',
+        arguments: { connectorId: 'echo', method: 'POST', path: '/x', body: {}, bodyText: 'x' },
+      })) as any;
+      expect(both.isError).toBe(true);
+      expect(both.content[0].text).toContain('not both');
       const refused = (await b.callTool({
         name: 'proxy_request_inlay',
         arguments: { connectorId: 'echo', method: 'GET', path: '/x' },

@@ -21,7 +21,12 @@ export const ProxyToolInput = z.object({
     .record(z.string(), z.string())
     .optional()
     .describe('Extra request headers (Accept, API versions)'),
-  body: z.unknown().optional().describe('A JSON body (POST, PUT, PATCH)'),
+  // Typed, as every input property of a Tool must be: a JSON object here, anything else as text.
+  body: z.record(z.string(), z.unknown()).optional().describe('A JSON object body (POST, PUT, PATCH)'),
+  bodyText: z
+    .string()
+    .optional()
+    .describe('A body sent as it is (a JSON array, form data, XML); set content-type in headers'),
   api: z.string().max(64).optional().describe("One of the connector's named APIs instead of its base URL"),
   credentialId: z
     .uuid()
@@ -53,10 +58,13 @@ export async function proxyTool(
   if (a.api !== undefined && !Object.hasOwn(def.apis ?? {}, a.api))
     throw new ToolFailure(`Connector "${def.id}" has no API named "${a.api}".`);
   const headers = forwardedRequestHeaders(a.headers ?? {});
+  if (a.body !== undefined && a.bodyText !== undefined)
+    throw new ToolFailure('Send either body (a JSON object) or bodyText, not both.');
   let body: Buffer | undefined;
-  if (a.body !== undefined) {
-    body = Buffer.from(typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
-    if (typeof a.body !== 'string') headers['content-type'] ??= 'application/json';
+  if (a.bodyText !== undefined) body = Buffer.from(a.bodyText);
+  else if (a.body !== undefined) {
+    body = Buffer.from(JSON.stringify(a.body));
+    headers['content-type'] ??= 'application/json';
   }
   const query = Object.fromEntries(Object.entries(a.query ?? {}).map(([k, v]) => [k, [v].flat()]));
   const cap = s.ctx.config.maxStepOutputBytes;
