@@ -236,9 +236,10 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
       .click();
     const details = section.locator('.inlay-details');
     await details.waitFor();
-    // Open the step's input and result, level by level (the JSON viewer renders lazily).
+    // Open the step's input and result, level by level (the JSON viewer renders lazily). Toggles inside the
+    // collapsed "Show raw" disclosures are hidden and stay closed.
     for (let i = 0; i < 10; i++) {
-      const closed = details.locator('button.inlay-json-toggle[aria-expanded="false"]');
+      const closed = details.locator('button.inlay-json-toggle[aria-expanded="false"]:visible');
       if ((await closed.count()) === 0) break;
       await closed.first().click();
     }
