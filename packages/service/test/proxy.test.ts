@@ -218,6 +218,16 @@ describe('forwarding', () => {
     expect(r.headers.get('x-inlay-upstream-status')).toBe('200');
   });
 
+  it('forwards `__proto__` and `constructor` query parameters as plain parameters (found by the fuzzer: a 500)', async () => {
+    const r = await svc.call(
+      'GET',
+      `/connectors/echo/proxy/q?__proto__=1&constructor=2&__proto__=3&userId=${alice}`,
+      { auth: apiKey, headers: { 'x-inlay-credential-id': aliceKey } },
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.url).toBe('/v1/q?__proto__=1&__proto__=3&constructor=2');
+  });
+
   it('POST JSON, PUT form, PATCH bytes, DELETE: method and body arrive as sent', async () => {
     const json = await svc.call('POST', `/connectors/echo/proxy/created?userId=${alice}`, {
       auth: apiKey,

@@ -41,7 +41,8 @@ const rawBody: RequestHandler = (req, res, next) => {
 function upstreamTarget(req: Request): { path: string; query: Record<string, string[]> } {
   const [rawPath = '', search = ''] = req.originalUrl.split('?', 2) as [string, string?];
   const path = /^\/connectors\/[^/]+\/proxy(\/.*)$/.exec(rawPath)?.[1] ?? '/';
-  const query: Record<string, string[]> = {};
+  // No prototype: a caller's `__proto__` or `constructor` parameter is a key like any other.
+  const query: Record<string, string[]> = Object.create(null);
   for (const [k, v] of new URLSearchParams(search)) {
     if (CONTROL_PARAMS.includes(k)) continue;
     query[k] = [...(query[k] ?? []), v];
