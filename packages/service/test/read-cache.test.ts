@@ -242,6 +242,30 @@ describe.skipIf(!onPostgres)('local write tracking (PostgreSQL only; skipped on 
         pool.query('select * from "user_workflows" for update of "user_workflows" skip locked'),
       ),
     ).toBe(0);
+    // Authentication stamping a key's last use, and an app-trigger poll recording its state: not changes the
+    // cache cares about.
+    expect(
+      await count(() =>
+        pool.query('update "api_keys" set "last_used_at" = $1 where false', [new Date().toISOString()]),
+      ),
+    ).toBe(0);
+    expect(
+      await count(() =>
+        pool.query('update "user_workflows" set "next_run_at" = $1, "trigger_state" = $2 where false', [
+          new Date().toISOString(),
+          '{}',
+        ]),
+      ),
+    ).toBe(0);
+    // A watched column beside them still counts.
+    expect(
+      await count(() =>
+        pool.query('update "user_workflows" set "next_run_at" = $1, "active" = $2 where false', [
+          new Date().toISOString(),
+          true,
+        ]),
+      ),
+    ).toBe(1);
   });
 
   it('counts the commit of a transaction that wrote, so a read after the commit sees it', async () => {

@@ -3,8 +3,13 @@ import type pg from 'pg';
 /** A statement that writes one of the tables whose changes the `inlay_changes` trigger announces. */
 const WATCHED_WRITE =
   /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:"?public"?\.)?"?(?:accounts|api_keys|users|integrations|workflows|installations|user_workflows)\b/i;
-// The scheduler moving a schedule on: the trigger ignores that column, so this does too.
-const SCHEDULE_MOVE = /^\s*update\s+"user_workflows"\s+set\s+"next_run_at"\s*=\s*\$\d+\s+where\b/i;
+// The scheduler moving a schedule on, and app-trigger polls recording their state: the trigger ignores those
+// columns, so this does too (else every poll would empty this node's read cache).
+const SCHEDULE_MOVE =
+  /^\s*update\s+"user_workflows"\s+set\s+(?:"(?:next_run_at|trigger_state)"\s*=\s*\$\d+\s*,?\s*)+where\b/i;
+// Authentication stamping a key's last use (once a minute per key and node): no read depends on it, and
+// counting it would empty this node's read cache on a key's first request of every minute.
+const KEY_STAMP = /^\s*update\s+"api_keys"\s+set\s+"last_used_at"\s*=\s*\$\d+\s+where\b/i;
 const TRANSACTION_END = /^\s*(?:commit|end|rollback|abort)\b/i;
 
 type Query = (...args: unknown[]) => unknown;
@@ -23,7 +28,7 @@ export function trackLocalWrites(pool: pg.Pool, onWrite: () => void): void {
       const text = typeof first === 'string' ? first : first?.text;
       if (typeof text !== 'string' || (typeof first === 'object' && typeof first.submit === 'function'))
         return query.apply(this, args);
-      const writes = WATCHED_WRITE.test(text) && !SCHEDULE_MOVE.test(text);
+      const writes = WATCHED_WRITE.test(text) && !SCHEDULE_MOVE.test(text) && !KEY_STAMP.test(text);
       const ends = dirty && TRANSACTION_END.test(text);
       if (!writes && !ends) return query.apply(this, args);
       if (writes) dirty = true;
