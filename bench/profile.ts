@@ -5,9 +5,11 @@ import { parseArgs } from 'node:util';
 import { load } from './lib/load.ts';
 import { dropBenchDatabase, freshBenchDatabase } from './lib/pg.ts';
 import { startChild } from './lib/proc.ts';
+import { mcpTarget } from './suites/read-path-mcp.ts';
 
 /**
- * Profiles the service under load: `pnpm bench:profile --endpoint workflows|logs|token [--store pglite]`.
+ * Profiles the service under load: `pnpm bench:profile --endpoint workflows|logs|token|mcp-list|mcp-call
+ * [--store pglite]`.
  * Prints the functions with the most self time and the path of the .cpuprofile (open it in Chrome DevTools).
  */
 const { values } = parseArgs({
@@ -34,11 +36,26 @@ const paths: Record<string, string> = {
   logs: `/workflows/${workflowId}/logs?userId=${userId}&limit=30`,
   token: `/users/${userId}/token`,
 };
-const r = await load({
-  url: `${url}${paths[values.endpoint!]}`,
-  headers: { authorization: `Bearer ${apiKey}` },
-  seconds: Number(values.seconds),
-});
+// MCP: `tools/list`, or `tools/call` of list_connectors_inlay, POSTed as the read-path suite sends them.
+const mcp = values.endpoint === 'mcp-list' || values.endpoint === 'mcp-call';
+const target = mcp ? await mcpTarget(url, apiKey, userId) : undefined;
+const rpc =
+  target?.calls[values.endpoint === 'mcp-list' ? 'MCP tools/list' : 'MCP tools/call list_connectors_inlay'];
+const r = await load(
+  target
+    ? {
+        url: target.endpoint,
+        method: 'POST',
+        headers: target.headers,
+        body: JSON.stringify(rpc),
+        seconds: Number(values.seconds),
+      }
+    : {
+        url: `${url}${paths[values.endpoint!]}`,
+        headers: { authorization: `Bearer ${apiKey}` },
+        seconds: Number(values.seconds),
+      },
+);
 process.stdout.write(
   `${values.endpoint} on ${values.store}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms\n`,
 );

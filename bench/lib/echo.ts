@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
 /** A local echo server: answers every request with `{ok, body}` where body is the JSON it was sent. */
@@ -22,3 +23,23 @@ export async function startEcho(): Promise<{ url: string; close(): Promise<void>
       }),
   };
 }
+
+/**
+ * The steps every engine comparison runs (Inlay's engine suite and the n8n side by side): an `http` POST of the
+ * trigger's `n` to the echo server, then a `transform` that reshapes its answer.
+ */
+export const echoReshapeSteps = (echoUrl: string) => [
+  {
+    id: randomUUID(),
+    name: 'echo',
+    connector: 'http',
+    action: 'request',
+    input: { method: 'POST', url: `${echoUrl}/echo`, body: { n: '{{ trigger.n }}' } },
+  },
+  {
+    id: randomUUID(),
+    connector: 'transform',
+    action: 'map',
+    input: { expression: '{"n": steps.echo.body.body.n, "status": steps.echo.status}' },
+  },
+];

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startEcho } from '../lib/echo.ts';
+import { echoReshapeSteps, startEcho } from '../lib/echo.ts';
 import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
@@ -32,21 +32,7 @@ const trimmedMean = (xs: number[]) => {
 /** The workflow under test: event trigger → `http` POST to the echo server → `transform` of its answer. */
 const definition = (echoUrl: string) => ({
   trigger: { type: 'event', event: EVENT },
-  steps: [
-    {
-      id: randomUUID(),
-      name: 'echo',
-      connector: 'http',
-      action: 'request',
-      input: { method: 'POST', url: `${echoUrl}/echo`, body: { n: '{{ trigger.n }}' } },
-    },
-    {
-      id: randomUUID(),
-      connector: 'transform',
-      action: 'map',
-      input: { expression: '{"n": steps.echo.body.body.n, "status": steps.echo.status}' },
-    },
-  ],
+  steps: echoReshapeSteps(echoUrl),
   config: [],
 });
 

@@ -99,6 +99,10 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     const config = loadConfig(
       {
         LOG_LEVEL: 'warn',
+        // The seeded polling workflow asks the sandbox every few seconds, and due polls are looked for every
+        // second, so a contact added in the sandbox starts its run within seconds rather than minutes.
+        INLAY_POLL_MIN_INTERVAL_MS: '5000',
+        INLAY_SCHEDULER_INTERVAL_MS: '1000',
         ...Object.fromEntries(Object.entries(opts.env ?? {}).filter(([, v]) => v !== undefined)),
         ...sandboxEnv(sandboxUrl),
         // A private address is closed to outbound requests unless the operator opens it.

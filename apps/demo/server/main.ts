@@ -40,7 +40,7 @@ try {
       `  Sandbox   ${demo.sandboxUrl}   (stand-in Slack, HubSpot and GitHub: see what they received)`,
       `  Data      ${demo.dataDir}   (delete it to start over)`,
       ...(demo.seeded
-        ? ['  Seeded the demo account: 3 integrations, 5 workflows, users alice and bob.']
+        ? ['  Seeded the demo account: 3 integrations, 6 workflows, users alice and bob.']
         : []),
       '',
       '  Ctrl-C to stop.',

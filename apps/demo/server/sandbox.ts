@@ -23,7 +23,12 @@ export interface SlackMessage {
 
 export interface SandboxState {
   slack: { channels: { id: string; name: string }[]; messages: SlackMessage[] };
-  hubspot: { contacts: Record<string, unknown>[]; deals: Record<string, unknown>[] };
+  hubspot: {
+    contacts: Record<string, unknown>[];
+    deals: Record<string, unknown>[];
+    /** When Inlay last searched the contacts (the "New contact" polling trigger), shown on the home page. */
+    polledAt?: string;
+  };
   github: { issues: Record<string, unknown>[]; comments: Record<string, unknown>[] };
   /** Tokens this sandbox issued, kept with the rest so connections survive a restart. */
   oauth: { accessTokens: Record<string, Grant>; refreshTokens: Record<string, Grant> };
@@ -91,7 +96,20 @@ export function sandboxRouter(state: SandboxState = sandboxState(), onChange: ()
         for (const [t, g] of Object.entries(tokens))
           if (t === token || (revoked.grant && g.grant === revoked.grant)) delete tokens[t];
     }
-    res.redirect(303, './');
+    // Back to the home page: the form posts from `/` to `/oauth/revoke`.
+    res.redirect(303, '../');
+  });
+
+  // What a user does in the real HubSpot: add a contact by hand. Inlay's "New contact" trigger finds it on
+  // its next poll.
+  r.post('/hubspot/contacts', (req, res) => {
+    const b = req.body as Record<string, unknown>;
+    const properties = Object.fromEntries(
+      ['firstname', 'lastname', 'email', 'company'].map((k) => [k, String(b[k] ?? '').trim()]),
+    );
+    if (properties.email && !state.hubspot.contacts.some((c) => contactEmail(c) === properties.email))
+      addContact(state, properties);
+    res.redirect(303, '../#hubspot');
   });
 
   for (const app of SANDBOX_APPS) {
@@ -253,16 +271,43 @@ function hubspotApi(state: SandboxState): Router {
       string,
       string
     >;
-    if (h.contacts.some((c) => (c.properties as Record<string, string>).email === properties.email)) {
+    if (h.contacts.some((c) => contactEmail(c) === properties.email)) {
       res.status(409).json({ status: 'error', message: `Contact already exists: ${properties.email}` });
       return;
     }
-    const c = { id: String(1000 + h.contacts.length), properties, createdAt: now(), updatedAt: now() };
-    h.contacts.push(c);
-    res.status(201).json(c);
+    res.status(201).json(addContact(state, properties));
+  });
+  // The search the "New contact" trigger polls: an optional `createdate GTE <ms>` filter, newest first, paged
+  // with `after` (an offset here, opaque to the caller as in HubSpot).
+  r.post('/crm/v3/objects/contacts/search', (req, res) => {
+    const b = req.body as {
+      filterGroups?: { filters?: { propertyName?: string; operator?: string; value?: string }[] }[];
+      limit?: number;
+      after?: string;
+    };
+    const since = b.filterGroups
+      ?.flatMap((g) => g.filters ?? [])
+      .find((f) => f.propertyName === 'createdate' && f.operator === 'GTE')?.value;
+    const newestFirst = h.contacts
+      .map((c, i) => ({ c, i }))
+      .filter(({ c }) => since === undefined || Date.parse(String(c.createdAt)) >= Number(since))
+      .sort((x, y) => String(y.c.createdAt).localeCompare(String(x.c.createdAt)) || y.i - x.i)
+      .map(({ c }) => ({
+        ...c,
+        properties: { ...(c.properties as object), createdate: c.createdAt, hs_object_id: c.id },
+      }));
+    const limit = Math.min(100, Math.max(1, Number(b.limit ?? 10)));
+    const offset = Number(b.after ?? 0) || 0;
+    const page = newestFirst.slice(offset, offset + limit);
+    h.polledAt = now();
+    res.json({
+      total: newestFirst.length,
+      results: page,
+      ...(offset + limit < newestFirst.length ? { paging: { next: { after: String(offset + limit) } } } : {}),
+    });
   });
   r.get('/crm/v3/objects/contacts/:email', (req, res) => {
-    const c = h.contacts.find((x) => (x.properties as Record<string, string>).email === req.params.email);
+    const c = h.contacts.find((x) => contactEmail(x) === req.params.email);
     if (!c) res.status(404).json({ status: 'error', message: 'resource not found' });
     else res.json(c);
   });
@@ -290,6 +335,16 @@ function hubspotApi(state: SandboxState): Router {
     });
   });
   return r;
+}
+
+const contactEmail = (c: Record<string, unknown>) => (c.properties as Record<string, string>).email;
+
+function addContact(state: SandboxState, properties: Record<string, string>) {
+  const h = state.hubspot;
+  const at = new Date().toISOString();
+  const c = { id: String(1000 + h.contacts.length), properties, createdAt: at, updatedAt: at };
+  h.contacts.push(c);
+  return c;
 }
 
 function githubApi(state: SandboxState): Router {
@@ -384,9 +439,17 @@ function homePage(state: SandboxState): string {
         `<li class="msg"><b>#${escapeHtml(channelName(m.channel))}</b> <span class="text">${escapeHtml(m.text)}</span> <time>${m.receivedAt}</time></li>`,
     )
     .join('');
-  const contacts = state.hubspot.contacts
-    .map((c) => `<li>${escapeHtml(JSON.stringify(c.properties))}</li>`)
-    .join('');
+  const list = (items: Record<string, unknown>[]) =>
+    items
+      .slice()
+      .reverse()
+      .map((c) => `<li>${escapeHtml(JSON.stringify(c.properties))} <time>${c.createdAt}</time></li>`)
+      .join('');
+  const contacts = list(state.hubspot.contacts);
+  const deals = list(state.hubspot.deals);
+  const field = (name: string, label: string, value: string) =>
+    `<label>${label} <input name="${name}" required value="${value}"></label>`;
+  const n = state.hubspot.contacts.length + 1;
   const issues = state.github.issues
     .slice()
     .reverse()
@@ -410,7 +473,16 @@ function homePage(state: SandboxState): string {
     `<h1>Sandbox: stand-in Slack, HubSpot and GitHub</h1>
      <p>These are fake apps that run on your machine so the demo works offline. Nothing here reaches the real services.</p>
      <section id="slack"><h2>Slack: messages received</h2><ul>${slack || '<li class="empty">No messages yet</li>'}</ul></section>
-     <section id="hubspot"><h2>HubSpot: contacts received</h2><ul>${contacts || '<li class="empty">No contacts yet</li>'}</ul></section>
+     <section id="hubspot"><h2>HubSpot: contacts</h2>
+       <form method="post" action="hubspot/contacts" aria-label="Add a contact in HubSpot">
+         <p>Add one as a user would in HubSpot: the workflows with a HubSpot “New contact” trigger start a run on
+         Inlay's next poll${state.hubspot.polledAt ? ` (last poll: <time id="hubspot-polled">${state.hubspot.polledAt}</time>)` : ' (no poll yet)'}.</p>
+         ${field('firstname', 'First name', 'Ada')} ${field('lastname', 'Last name', `Lovelace ${n}`)}
+         ${field('email', 'Email', `ada.${n}@example.test`)} ${field('company', 'Company', 'Analytical Engines')}
+         <button class="primary">Add contact</button>
+       </form>
+       <ul>${contacts || '<li class="empty">No contacts yet</li>'}</ul>
+       <h3>HubSpot: deals</h3><ul id="hubspot-deals">${deals || '<li class="empty">No deals yet</li>'}</ul></section>
      <section id="github"><h2>GitHub: issues received</h2><ul>${issues || '<li class="empty">No issues yet</li>'}</ul></section>
      <section id="tokens"><h2>Access tokens issued to Acme CRM</h2>
        <p>Revoking one is what a user does in the real app's settings: that consent's tokens stop working (a

@@ -14,7 +14,15 @@ const STEP = {
   githubIssue: '6f0c1a52-3b7e-4d1a-9a51-0d9b1c2e3f03',
   slackLead: '6f0c1a52-3b7e-4d1a-9a51-0d9b1c2e3f04',
   slackWon: '6f0c1a52-3b7e-4d1a-9a51-0d9b1c2e3f05',
+  hubspotFollowUp: '6f0c1a52-3b7e-4d1a-9a51-0d9b1c2e3f06',
 };
+
+/**
+ * How often the demo's polling trigger asks the sandbox HubSpot for new contacts: seconds rather than the
+ * usual minutes, so a contact added on the sandbox page starts a run while you watch (the demo lowers
+ * `INLAY_POLL_MIN_INTERVAL_MS` to match).
+ */
+export const DEMO_POLL_EVERY = '5s';
 
 const channelField = (stepId: string) => ({
   stepId,
@@ -111,6 +119,32 @@ export const DEMO_WORKFLOWS: SeedWorkflow[] = [
             firstname: '{{ trigger.firstname }}',
             lastname: '{{ trigger.lastname }}',
             company: '{{ trigger.company }}',
+          },
+        },
+      ],
+      config: [],
+    },
+  },
+  {
+    integration: 'HubSpot',
+    name: 'Open a follow-up deal for new HubSpot contacts',
+    description: 'Checks HubSpot for new contacts and opens a follow-up deal in HubSpot for each one.',
+    definition: {
+      trigger: {
+        type: 'app',
+        connector: 'hubspot',
+        trigger: 'new_contact',
+        input: {},
+        every: DEMO_POLL_EVERY,
+      },
+      steps: [
+        {
+          id: STEP.hubspotFollowUp,
+          connector: 'hubspot',
+          action: 'create_deal',
+          input: {
+            dealname:
+              'Follow up with {{ trigger.properties.firstname }} {{ trigger.properties.lastname }} ({{ trigger.properties.company }})',
           },
         },
       ],

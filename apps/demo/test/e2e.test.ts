@@ -461,4 +461,71 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
       .poll(() => demo.webhooks.notices.find((n) => n.type === 'credential.connected'), { timeout: 30_000 })
       .toMatchObject({ username: 'alice', data: { credentialId: slackCredentialId } });
   });
+
+  it('11. a contact added in the sandbox HubSpot starts the polling workflow on its next poll', async () => {
+    const name = 'Open a follow-up deal for new HubSpot contacts';
+    await nav(page, 'Settings → Integrations');
+    await page.getByRole('button', { name: `Install: ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Install ${name}` });
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      dialog.getByRole('button', { name: 'Connect with HubSpot' }).click(),
+    ]);
+    const closed = popup.waitForEvent('close', { timeout: 20_000 });
+    await popup.getByRole('button', { name: 'Allow' }).click();
+    await closed;
+    await dialog.getByRole('radio', { checked: true }).waitFor();
+    // No settings to choose: on to the review, then install.
+    const install = dialog.getByRole('button', { name: 'Install', exact: true });
+    for (let i = 0; i < 3 && !(await install.isVisible()); i++)
+      await dialog.getByRole('button', { name: 'Next' }).click();
+    const installedAt = new Date().toISOString();
+    await install.click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('switch', { name: `Enable: ${name}` }).waitFor();
+    await screenshot(page, 'hubspot-poll-installed');
+
+    // The first poll records what exists as the baseline; only a contact added after it is new.
+    await expect
+      .poll(() => (demo.sandbox.hubspot.polledAt ?? '') > installedAt, { timeout: 30_000, interval: 100 })
+      .toBe(true);
+    const sandbox = await alice.newPage();
+    await sandbox.goto(demo.sandboxUrl);
+    const form = sandbox.getByRole('form', { name: 'Add a contact in HubSpot' });
+    await form.getByLabel('First name').fill('Grace');
+    await form.getByLabel('Last name').fill('Hopper');
+    await form.getByLabel('Email').fill('grace@navy.test');
+    await form.getByLabel('Company').fill('US Navy');
+    await Promise.all([
+      sandbox.waitForURL(`${demo.sandboxUrl}/#hubspot`),
+      form.getByRole('button', { name: 'Add contact' }).click(),
+    ]);
+    expect(await sandbox.locator('#hubspot').textContent()).toContain('grace@navy.test');
+
+    // Run history shows the run once the next poll (every 5 s in the demo) has found the contact.
+    await nav(page, 'Run history');
+    const section = page.getByRole('region', { name: new RegExp(name) });
+    await expect
+      .poll(
+        async () => {
+          await section.getByRole('button', { name: 'Refresh' }).click();
+          return section.locator('.inlay-status-succeeded, .inlay-status-failed').count();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBeGreaterThan(0);
+    expect(await section.getByText('Succeeded').count()).toBeGreaterThan(0);
+    await screenshot(page, 'hubspot-poll-run');
+    const wf = (await demo.client.workflows.list({ userId: 'alice' })).find((w) => w.name === name)!;
+    const logs = await demo.client.workflows.logs(wf.workflowId, { userId: 'alice' });
+    expect(logs.map((l) => [l.status, l.trigger?.type])).toEqual([['succeeded', 'app']]);
+
+    // The run opened the follow-up deal in the sandbox HubSpot.
+    await sandbox.reload();
+    await expect
+      .poll(() => sandbox.locator('#hubspot-deals').textContent())
+      .toContain('Follow up with Grace Hopper (US Navy)');
+    await screenshot(sandbox, 'sandbox-hubspot-deal');
+    await sandbox.close();
+  });
 });

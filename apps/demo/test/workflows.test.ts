@@ -118,11 +118,12 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('seeds the account once: integrations, five workflows with their triggers, alice and bob', async () => {
+  it('seeds the account once: integrations, six workflows with their triggers, alice and bob', async () => {
     expect(demo.seeded).toBe(true);
     expect(workflows.map((w) => [w.integrationName, w.name, w.trigger.type, w.trigger.event]).sort()).toEqual(
       [
         ['GitHub', 'Open a GitHub issue for lost deals', 'event', 'deal.lost'],
+        ['HubSpot', 'Open a follow-up deal for new HubSpot contacts', 'app', undefined],
         ['HubSpot', 'Sync new contacts to HubSpot', 'event', 'contact.created'],
         ['Slack', 'Celebrate won deals in Slack', 'event', 'deal.won'],
         ['Slack', 'Post new deals to Slack', 'event', 'deal.created'],
@@ -149,9 +150,19 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
     expect(bad.status).toBe(401);
   });
 
+  let hubspotCredential: string;
+
+  /** Waits for Inlay's next search of the sandbox HubSpot's contacts (after `since`, default now). */
+  async function nextPoll(since = new Date().toISOString()) {
+    await expect
+      .poll(() => (demo.sandbox.hubspot.polledAt ?? '') > since, { timeout: 30_000, interval: 100 })
+      .toBe(true);
+  }
+
   it('HubSpot: a new deal contact becomes a HubSpot contact', async () => {
     const w = wf('Sync new contacts to HubSpot');
     const credentialId = await connect('hubspot');
+    hubspotCredential = credentialId;
     await demo.client.installations.create({
       userId: 'alice',
       workflowIds: [w.workflowId],
@@ -179,6 +190,52 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
         },
       }),
     ]);
+  });
+
+  it('HubSpot polling: a contact added in the sandbox starts one run on the next poll, none for older ones', async () => {
+    const w = wf('Open a follow-up deal for new HubSpot contacts');
+    const installedAt = new Date().toISOString();
+    await demo.client.installations.create({
+      userId: 'alice',
+      workflowIds: [w.workflowId],
+      credentialIds: { hubspot: hubspotCredential },
+    });
+    // The first poll records the baseline (the contact of the test above starts nothing).
+    await nextPoll(installedAt);
+    // The sandbox page's form, as a user adding a contact in HubSpot.
+    const added = await fetch(`${demo.sandboxUrl}/hubspot/contacts`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        firstname: 'Grace',
+        lastname: 'Hopper',
+        email: 'grace@navy.test',
+        company: 'US Navy',
+      }),
+      redirect: 'manual',
+    });
+    expect(added.status).toBe(303);
+    let logs: LogEntry[] = [];
+    await expect
+      .poll(
+        async () => {
+          logs = await demo.client.workflows.logs(w.workflowId, { userId: 'alice' });
+          return logs.map((l) => l.status);
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toEqual(['succeeded']);
+    expect(logs[0]!.trigger).toMatchObject({
+      type: 'app',
+      data: { properties: { email: 'grace@navy.test', firstname: 'Grace' } },
+    });
+    expect(demo.sandbox.hubspot.deals.map((d) => (d.properties as Record<string, string>).dealname)).toEqual([
+      'Follow up with Grace Hopper (US Navy)',
+    ]);
+    // Later polls see the same contact again and start nothing more (two polls: the second one starts only
+    // after the first has committed).
+    await nextPoll();
+    await nextPoll();
+    expect(await demo.client.workflows.logs(w.workflowId, { userId: 'alice' })).toHaveLength(1);
   });
 
   it('GitHub: a lost deal opens an issue in the chosen repository', async () => {
@@ -260,7 +317,7 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
     await demo.close();
     demo = await start();
     expect(demo.seeded).toBe(false);
-    expect(await demo.client.workflows.list({ userId: 'alice' })).toHaveLength(5);
+    expect(await demo.client.workflows.list({ userId: 'alice' })).toHaveLength(6);
     expect(demo.sandbox.slack.messages).toHaveLength(2);
     await signIn();
     const won = wf('Celebrate won deals in Slack');

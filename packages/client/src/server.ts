@@ -1,7 +1,10 @@
 import type {
+  AccountCredential,
+  AccountCredentialsQuery,
   AccountExecution,
   AccountSettings,
   ApiKey,
+  Connector,
   CreateApiKeyBody,
   CreateApiKeyResponse,
   CreateIntegrationBody,
@@ -12,10 +15,15 @@ import type {
   CreateWebhookEndpointBody,
   CreateWebhookEndpointResponse,
   CreateWorkflowBody,
+  CustomConnectorDefinition,
+  DeclarativeConnector,
   ExecutionStats,
   ExecutionStatsQuery,
   ExecutionsPage,
   ExecutionsQuery,
+  ImportConnectorBody,
+  ImportConnectorResponse,
+  Integration,
   Jwks,
   McpServer,
   MessageResponse,
@@ -24,12 +32,14 @@ import type {
   ProxyCount,
   RunResponse,
   UpdateAccountSettingsBody,
+  UpdateIntegrationBody,
   UpdateUserBody,
   UpdateWorkflowBody,
   User,
   UserToken,
   WebhookDelivery,
   WebhookEndpoint,
+  Workflow,
   WorkflowDefinition,
   WorkflowVersionResponse,
 } from '@inlay/contract';
@@ -43,6 +53,7 @@ export interface ServerClientOptions extends TransportOptions {
 }
 
 type Data<T> = { data: T };
+
 const unwrap = <T>(p: Promise<Data<T>>) => p.then((r) => r.data);
 
 export function serverRoutes(r: Request) {
@@ -57,7 +68,7 @@ export function serverRoutes(r: Request) {
     users: {
       ...u.users,
       /** `GET /users` */
-      list: (q: { page?: number; limit?: number } = {}, o?: CallOptions) =>
+      list: (q: { page?: number; limit?: number; search?: string } = {}, o?: CallOptions) =>
         unwrap(r<Data<User[]>>('GET', '/users', { ...o, query: q })),
       /** `POST /users` → `{userId}` */
       create: (body: CreateUserBody) => r<CreateUserResponse>('POST', '/users', { body }),
@@ -74,27 +85,73 @@ export function serverRoutes(r: Request) {
       /** `POST /integrations` → `{integrationId}` */
       create: (body: CreateIntegrationBody) =>
         r<{ integrationId: string }>('POST', '/integrations', { body }),
+      /** `PATCH /integrations/{integrationId}`: the fields given change; `null` clears description or connector. */
+      update: (integrationId: string, body: UpdateIntegrationBody) =>
+        unwrap(r<Data<Integration>>('PATCH', `/integrations/${seg(integrationId)}`, { body })),
+      /** `DELETE /integrations/{integrationId}`: refused (409, `workflowCount`) while it has workflows. */
+      delete: (integrationId: string) => r<MessageResponse>('DELETE', `/integrations/${seg(integrationId)}`),
     },
     workflows: {
       ...u.workflows,
+      /** `GET /account/workflows`: every workflow of the account as authored (no user's state). */
+      listAll: (q: { integrationId?: string } = {}, o?: CallOptions) =>
+        unwrap(r<Data<Workflow[]>>('GET', '/account/workflows', { ...o, query: q })),
       /** `POST /workflows` → `{workflowId, version}` */
       create: (body: CreateWorkflowBody) => r<WorkflowVersionResponse>('POST', '/workflows', { body }),
       /** `PUT /workflows/{workflowId}`: publishes a new version. */
       update: (workflowId: string, body: UpdateWorkflowBody) =>
         r<WorkflowVersionResponse>('PUT', `/workflows/${seg(workflowId)}`, { body }),
-      /** `GET /workflows/{workflowId}/definition` */
-      definition: (workflowId: string, o?: CallOptions) =>
+      /**
+       * `DELETE /workflows/{workflowId}` (204): the workflow and its versions; its runs stay readable. Refused
+       * (409, `installationCount`) while a user has it installed.
+       */
+      delete: (workflowId: string) => r<void>('DELETE', `/workflows/${seg(workflowId)}`),
+      /** `GET /workflows/{workflowId}/definition`: the current version, or `{version}` (1 is the first). */
+      definition: (workflowId: string, q: { version?: number } = {}, o?: CallOptions) =>
         r<WorkflowVersionResponse & { definition: WorkflowDefinition }>(
           'GET',
           `/workflows/${seg(workflowId)}/definition`,
-          o,
+          { ...o, query: q },
         ),
     },
     connectors: {
       ...u.connectors,
+      /** `GET /connectors/{connector}/oauth-app`: the registered app (no secret), or null when there is none. */
+      getOAuthApp: (connector: string, o?: CallOptions) =>
+        unwrap(r<Data<OAuthApp | null>>('GET', `/connectors/${seg(connector)}/oauth-app`, o)),
       /** `PUT /connectors/{connector}/oauth-app`: the account's OAuth app for a connector. */
       putOAuthApp: (connector: string, body: OAuthAppBody) =>
         unwrap(r<Data<OAuthApp>>('PUT', `/connectors/${seg(connector)}/oauth-app`, { body })),
+      /** `POST /connectors`: one of the account's own connectors, from a declarative definition. */
+      create: (body: DeclarativeConnector) => unwrap(r<Data<Connector>>('POST', '/connectors', { body })),
+      /**
+       * `GET /connectors/{connector}/definition`: one of the account's own connectors as stored (the current
+       * version, or `{version}`), to edit and send back with `update`.
+       */
+      definition: (connector: string, q: { version?: number } = {}, o?: CallOptions) =>
+        unwrap(
+          r<Data<CustomConnectorDefinition>>('GET', `/connectors/${seg(connector)}/definition`, {
+            ...o,
+            query: q,
+          }),
+        ),
+      /** `PUT /connectors/{connector}`: publishes a new version of the account's own connector. */
+      update: (connector: string, body: DeclarativeConnector) =>
+        unwrap(r<Data<Connector>>('PUT', `/connectors/${seg(connector)}`, { body })),
+      /** `DELETE /connectors/{connector}`: refused (409) while a workflow that uses it is installed. */
+      delete: (connector: string) => r<MessageResponse>('DELETE', `/connectors/${seg(connector)}`),
+      /**
+       * `POST /connectors/import`: a draft custom connector from an OpenAPI 3.x or Swagger 2.0 document (an
+       * object, or its YAML or JSON text), with warnings naming what was dropped; `{create: true}` also
+       * creates it (`connector` in the answer).
+       */
+      import: (body: ImportConnectorBody, opts: { create?: boolean } = {}) =>
+        unwrap(
+          r<Data<ImportConnectorResponse>>('POST', '/connectors/import', {
+            body,
+            ...(opts.create ? { query: { create: 'true' } } : {}),
+          }),
+        ),
     },
     runs: {
       ...u.runs,
@@ -104,6 +161,12 @@ export function serverRoutes(r: Request) {
        */
       webhook: (installationId: string, secret: string, data: Record<string, unknown> = {}) =>
         r<RunResponse>('POST', `/hooks/${seg(installationId)}/${seg(secret)}`, { body: data }),
+    },
+    credentials: {
+      ...u.credentials,
+      /** `GET /account/credentials`: every user's credentials (`{status: 'needs_reconnect'}`: those to repair). */
+      listAll: (q: AccountCredentialsQuery = {}, o?: CallOptions) =>
+        unwrap(r<Data<AccountCredential[]>>('GET', '/account/credentials', { ...o, query: q })),
     },
     mcpServers: {
       /** `GET /mcp-servers` */

@@ -1,7 +1,13 @@
 import type { WebhookPayload } from '@inlay/contract';
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { WebhookVerificationError as LibraryError, Webhook } from 'standardwebhooks';
 
-export { WebhookVerificationError };
+/**
+ * A wrong or missing signature, or a stale timestamp. Our own class rather than standardwebhooks' re-exported:
+ * that library's declarations need Node's `Buffer`, and this class is in the browser entry's types too.
+ */
+export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
+}
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 
@@ -18,9 +24,14 @@ const header = (h: HeaderBag, name: string): string => {
  */
 export function verifyWebhook(secret: string, body: string | Uint8Array, headers: HeaderBag): WebhookPayload {
   const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
-  return new Webhook(secret).verify(text, {
-    'webhook-id': header(headers, 'webhook-id'),
-    'webhook-timestamp': header(headers, 'webhook-timestamp'),
-    'webhook-signature': header(headers, 'webhook-signature'),
-  }) as WebhookPayload;
+  try {
+    return new Webhook(secret).verify(text, {
+      'webhook-id': header(headers, 'webhook-id'),
+      'webhook-timestamp': header(headers, 'webhook-timestamp'),
+      'webhook-signature': header(headers, 'webhook-signature'),
+    }) as WebhookPayload;
+  } catch (err) {
+    if (err instanceof LibraryError) throw new WebhookVerificationError(err.message);
+    throw err;
+  }
 }

@@ -51,6 +51,40 @@ describe('createServerClient against the real service', () => {
     ]);
   });
 
+  it('edits an integration, and deletes it only once it has no workflows', async () => {
+    const { integrationId } = await api.integrations.create({ name: 'Draft', description: 'first' });
+    const edited = await api.integrations.update(integrationId, { name: 'Renamed', connector: 'slack' });
+    expect(edited).toMatchObject({
+      integrationId,
+      name: 'Renamed',
+      description: 'first',
+      connector: 'slack',
+    });
+    const busy = await api.integrations.delete(s.integrationId).catch((e: unknown) => e);
+    expect(busy).toMatchObject({ status: 409, code: 'conflict' });
+    expect(await api.integrations.delete(integrationId)).toEqual({ message: 'Success' });
+    expect((await api.integrations.list()).map((i) => i.integrationId)).not.toContain(integrationId);
+  });
+
+  it('deletes a workflow nobody has installed, and names the installations of one that is', async () => {
+    const def = (await api.workflows.definition(s.workflowId)).definition;
+    const { workflowId } = await api.workflows.create({
+      integrationId: s.integrationId,
+      name: 'Tmp',
+      definition: def,
+    });
+    await installDirect(svc.db, { ...s, workflowId });
+    const busy = await api.workflows.delete(workflowId).catch((e: unknown) => e);
+    expect(busy).toMatchObject({ status: 409, code: 'conflict', problem: { installationCount: 1 } });
+    const { workflowId: unused } = await api.workflows.create({
+      integrationId: s.integrationId,
+      name: 'Unused',
+      definition: def,
+    });
+    expect(await api.workflows.delete(unused)).toBeUndefined();
+    await expect(api.workflows.definition(unused)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+
   it('toggles, pages logs and deletes them', async () => {
     await installDirect(svc.db, s);
     const ids = await insertExecutions(svc.db, s, 12);
@@ -113,10 +147,10 @@ describe('createServerClient against the real service', () => {
   });
 
   it('reads and replaces the account settings', async () => {
-    expect(await api.settings.put({ allowedOrigins: ['https://App.Example.com'] })).toEqual({
-      allowedOrigins: ['https://app.example.com'],
-    });
-    expect(await api.settings.get()).toEqual({ allowedOrigins: ['https://app.example.com'] });
+    // Retention is the operator's (INLAY_LOG_RETENTION_DAYS, default 30): shown, not set by the account.
+    const settings = { allowedOrigins: ['https://app.example.com'], logRetentionDays: 30 };
+    expect(await api.settings.put({ allowedOrigins: ['https://App.Example.com'] })).toEqual(settings);
+    expect(await api.settings.get()).toEqual(settings);
     const err = await api.settings.put({ allowedOrigins: ['javascript:x'] }).catch((e: unknown) => e);
     expect((err as InlayError).errors[0]?.field).toBe('body.allowedOrigins[0]');
   });

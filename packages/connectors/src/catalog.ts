@@ -32,13 +32,14 @@ export function toConnector(def: ConnectorDefinition, publicUrl: string): Connec
     name: def.name,
     description: def.description,
     category: def.category,
-    icon: iconUrl(def.id, publicUrl),
+    icon: connectorIconUrl(def, publicUrl),
     authType: def.auth.type,
     credentialFields: credentialFields(def),
     ...(def.auth.type === 'oauth2' ? { scopes: def.auth.scopes } : {}),
     actions: def.actions.map((a) => ({ id: a.id, name: a.name, kind: a.kind })),
     sources: Object.keys(def.sources ?? {}),
     triggers: (def.triggers ?? []).map(toConnectorTrigger),
+    ...(def.custom ? { custom: true, version: def.custom.version } : {}),
   };
 }
 
@@ -63,3 +64,9 @@ export function toConnectorAction(action: ActionDefinition): ConnectorAction {
 
 export const iconUrl = (id: string, publicUrl: string) =>
   `${publicUrl.replace(/\/+$/, '')}/connectors/${encodeURIComponent(id)}/icon.svg`;
+
+/** A connector's icon URL; a custom connector's carries its key (see `ConnectorDefinition.custom`). */
+export const connectorIconUrl = (def: ConnectorDefinition, publicUrl: string) =>
+  def.custom
+    ? `${iconUrl(def.id, publicUrl)}?key=${encodeURIComponent(def.custom.key)}`
+    : iconUrl(def.id, publicUrl);

@@ -13,9 +13,15 @@ function monogram(def: ConnectorDefinition): string {
   return `<svg role="img" viewBox="0 0 24 24" xmlns="http://www.w3.org/2000/svg"><title>${escapeXml(def.name)}</title><rect width="24" height="24" rx="5" fill="${fill}"/><text x="12" y="16.5" font-family="system-ui,sans-serif" font-size="13" font-weight="700" text-anchor="middle" fill="#fff">${letter}</text></svg>`;
 }
 
-/** The connector's icon as SVG: the simple-icons glyph in brand colour, or a monogram. */
+/**
+ * The connector's icon as SVG: the simple-icons glyph in brand colour, or a monogram. A custom connector's
+ * `icon` may be SVG text itself, which the service sanitised when the connector was stored.
+ */
 export function connectorIconSvg(def: ConnectorDefinition): string {
-  const hit = cache.get(def.id);
+  if (def.icon.trimStart().startsWith('<')) return def.icon;
+  // Two accounts may each own a custom connector with the same id: the key holds what the icon is drawn from.
+  const key = `${def.id}|${def.icon}|${def.color ?? ''}|${def.name}`;
+  const hit = cache.get(key);
   if (hit) return hit;
   let svg: string;
   try {
@@ -24,6 +30,6 @@ export function connectorIconSvg(def: ConnectorDefinition): string {
   } catch {
     svg = monogram(def);
   }
-  cache.set(def.id, svg);
+  cache.set(key, svg);
   return svg;
 }

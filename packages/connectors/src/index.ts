@@ -5,6 +5,7 @@ export {
   actionInputSchema,
   builtins,
   catalog,
+  connectorIconUrl,
   connectorUuid,
   credentialFields,
   iconUrl,
@@ -19,6 +20,7 @@ export { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts'
 export * from './expressions/index.ts';
 export { connectorIconSvg } from './icons.ts';
 export type { StreamedResponse } from './node-transport.ts';
+export * from './openapi/index.ts';
 export { REDACTED, redact, secretValues } from './redact.ts';
 export {
   type ActionResult,

@@ -74,6 +74,26 @@ export class ConnectorRuntime {
     this.#userAgent = opts.userAgent ?? 'Inlay/0.1 (+https://github.com/inlay)';
   }
 
+  /**
+   * This runtime with an account's own definitions added next to the ones it has (same egress policy, same
+   * agents). A custom definition never replaces one this runtime already has.
+   */
+  withCustom(custom: readonly ConnectorDefinition[]): ConnectorRuntime {
+    const child = new ConnectorRuntime({
+      connectors: this.list(),
+      env: this.#env,
+      egress: this.#egress,
+      userAgent: this.#userAgent,
+    });
+    for (const c of custom) if (!child.#byId.has(c.id)) child.#byId.set(c.id, c);
+    return child;
+  }
+
+  /** The operator's override of one of a built-in's URLs; none for an account's own connectors. */
+  #override(def: ConnectorDefinition, what: 'BASE_URL' | 'AUTHORIZE_URL' | 'TOKEN_URL') {
+    return def.custom ? undefined : this.#env[envKey(def.id, what)];
+  }
+
   list(): ConnectorDefinition[] {
     return [...this.#byId.values()];
   }
@@ -94,7 +114,7 @@ export class ConnectorRuntime {
         code: 'invalid_definition',
         transient: false,
       });
-    return (this.#env[envKey(def.id, 'BASE_URL')] ?? fill(template, settings, true)).replace(/\/+$/, '');
+    return (this.#override(def, 'BASE_URL') ?? fill(template, settings, true)).replace(/\/+$/, '');
   }
 
   /**
@@ -105,7 +125,7 @@ export class ConnectorRuntime {
     def: ConnectorDefinition,
     what: 'BASE_URL' | 'AUTHORIZE_URL' | 'TOKEN_URL',
   ): string | undefined {
-    const set = this.#env[envKey(def.id, what)];
+    const set = this.#override(def, what);
     if (!set) return undefined;
     try {
       return new URL(set).origin;
@@ -123,8 +143,8 @@ export class ConnectorRuntime {
   oauthEndpoints(def: ConnectorDefinition, settings: Record<string, string> = {}) {
     if (def.auth.type !== 'oauth2') return undefined;
     return {
-      authorizeUrl: this.#env[envKey(def.id, 'AUTHORIZE_URL')] ?? fill(def.auth.authorizeUrl, settings, true),
-      tokenUrl: this.#env[envKey(def.id, 'TOKEN_URL')] ?? fill(def.auth.tokenUrl, settings, true),
+      authorizeUrl: this.#override(def, 'AUTHORIZE_URL') ?? fill(def.auth.authorizeUrl, settings, true),
+      tokenUrl: this.#override(def, 'TOKEN_URL') ?? fill(def.auth.tokenUrl, settings, true),
     };
   }
 
@@ -216,7 +236,7 @@ export class ConnectorRuntime {
     for (let page = 0; req && page < (source.paging?.maxPages ?? 10); page++) {
       const res = await this.request(def, req, call);
       try {
-        for (const item of source.items(res.body, req)) out.push(source.option(item));
+        for (const item of await source.items(res.body, req)) out.push(await source.option(item));
       } catch {
         // An answer of another shape (an HTML error page, a proxy's text) is the provider's failure.
         throw new ConnectorError(`${def.name} answered ${sourceId} in a shape it does not use`, {
@@ -282,7 +302,7 @@ export class ConnectorRuntime {
       const fresh = await opts.onUnauthorized();
       if (fresh) res = await this.#send(def, spec, fresh, opts);
     }
-    const problem = res.status >= 400 ? this.#problem(def, res) : asProblem(def.checkResponse?.(res));
+    const problem = res.status >= 400 ? await this.#problem(def, res) : asProblem(def.checkResponse?.(res));
     if (problem !== undefined) {
       const authFailure = withCredential && this.authFailed(def, res);
       if (authFailure && opts.onAuthRefused && (await opts.onAuthRefused(problem.message)))
@@ -312,9 +332,12 @@ export class ConnectorRuntime {
     return def;
   }
 
-  #problem(def: ConnectorDefinition, res: HttpResponse): { message: string; transient?: boolean } {
+  async #problem(
+    def: ConnectorDefinition,
+    res: HttpResponse,
+  ): Promise<{ message: string; transient?: boolean }> {
     const checked = asProblem(def.checkResponse?.(res));
-    const specific = def.errorMessage?.(res) ?? checked?.message ?? providerMessage(res.body);
+    const specific = (await def.errorMessage?.(res)) ?? checked?.message ?? providerMessage(res.body);
     return {
       message: specific ? `${res.status}: ${specific}` : `HTTP ${res.status}`,
       transient: checked?.transient,

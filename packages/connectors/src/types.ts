@@ -1,6 +1,9 @@
 import type { AuthType, ConnectorCategory, CredentialField, OptionItem } from '@inlay/contract';
 import type { z } from 'zod';
 
+/** A hook's result, or a promise of it (a declarative connector's JSONata runs asynchronously). */
+export type Awaitable<T> = T | Promise<T>;
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 
@@ -115,8 +118,8 @@ export interface OptionSource {
   description: string;
   request: (settings: Record<string, string>, search?: string) => HttpRequestSpec;
   /** The entries of one page; `req` is the request that fetched it (which parent a nested list belongs to). */
-  items: (body: unknown, req: HttpRequestSpec) => unknown[];
-  option: (item: any) => OptionItem;
+  items: (body: unknown, req: HttpRequestSpec) => Awaitable<unknown[]>;
+  option: (item: any) => Awaitable<OptionItem>;
   paging?: Paging;
 }
 
@@ -131,8 +134,14 @@ export interface ConnectorDefinition {
   name: string;
   description: string;
   category: ConnectorCategory;
-  /** simple-icons slug; a monogram is drawn when the set has none. */
+  /** simple-icons slug (a monogram is drawn when the set has none), or a custom connector's sanitised SVG. */
   icon: string;
+  /**
+   * Set on an account's own connector (`POST /connectors`): `key` is unguessable and its icon URL carries it
+   * (the public icon route has no account to look the id up in). The operator's per-connector URL overrides
+   * never apply to such a connector.
+   */
+  custom?: { key: string; version: number };
   /** Brand colour for the icon, hex without `#`. */
   color?: string;
   /** Public API documentation the actions follow. */
@@ -166,7 +175,7 @@ export interface ConnectorDefinition {
    */
   checkResponse?: (res: HttpResponse) => ResponseProblem | undefined;
   /** Pulls the provider's human-readable reason out of an error response. */
-  errorMessage?: (res: HttpResponse) => string | undefined;
+  errorMessage?: (res: HttpResponse) => Awaitable<string | undefined>;
   actions: ActionDefinition[];
   sources?: Record<string, OptionSource>;
   /** Events in the app that can start a workflow (`"trigger": {"type": "app", ...}`). */
@@ -193,11 +202,11 @@ interface TriggerCommon<I> {
   /** Settings the workflow author gives (a repository, a channel); JSON Schema is derived for listings. */
   input: z.ZodType<I>;
   /** The item's stable id (dedupe). */
-  itemId: (item: any) => string;
+  itemId: (item: any) => Awaitable<string>;
   /** The item's creation time (ISO) or position; items older than the high-water mark are never new. */
-  itemPosition?: (item: any) => ItemPosition | undefined;
+  itemPosition?: (item: any) => Awaitable<ItemPosition | undefined>;
   /** The run's `trigger` from one raw item; the item itself by default. */
-  output?: (item: any) => unknown;
+  output?: (item: any) => Awaitable<unknown>;
 }
 
 /** A trigger that asks the provider for recent items every few minutes and starts a run per new one. */
@@ -207,8 +216,8 @@ export interface PollTrigger<I = any> extends TriggerCommon<I> {
    * The first page. `since` is the high-water mark of earlier polls (an ISO time or a position) for APIs that
    * can filter by it; the seen-set still decides what is new, so a coarse filter is fine.
    */
-  request: (input: I, settings: Record<string, string>, since?: ItemPosition) => HttpRequestSpec;
-  items: (body: unknown, input: I) => unknown[];
+  request: (input: I, settings: Record<string, string>, since?: ItemPosition) => Awaitable<HttpRequestSpec>;
+  items: (body: unknown, input: I) => Awaitable<unknown[]>;
   paging?: Paging;
   /** How the provider orders the list: newest first (the default: paging stops at a seen item) or oldest first. */
   order?: 'newest' | 'oldest';
@@ -229,14 +238,18 @@ export interface WebhookTrigger<I = any> extends TriggerCommon<I> {
     input: I,
     hook: { url: string; secret: string },
     settings: Record<string, string>,
-  ) => HttpRequestSpec;
+  ) => Awaitable<HttpRequestSpec>;
   /** The created subscription's id and, for a provider that issues its own signing secret, that secret. */
   subscription: (res: HttpResponse) => { id: string; secret?: string };
-  unsubscribe: (input: I, subscriptionId: string, settings: Record<string, string>) => HttpRequestSpec;
+  unsubscribe: (
+    input: I,
+    subscriptionId: string,
+    settings: Record<string, string>,
+  ) => Awaitable<HttpRequestSpec>;
   /** Whether a delivery carries a valid signature made with `secret`. */
   verify: (delivery: TriggerDelivery, secret: string, now: Date) => boolean;
   /** The new items a verified delivery reports (none for pings and other events). */
-  items: (delivery: TriggerDelivery) => unknown[];
+  items: (delivery: TriggerDelivery) => Awaitable<unknown[]>;
 }
 
 export type TriggerDefinition = PollTrigger | WebhookTrigger;

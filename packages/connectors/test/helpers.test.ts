@@ -41,7 +41,7 @@ describe('app helpers', () => {
     expect(detailedMessage(undefined, [{ message: 'x' }])).toBeUndefined();
   });
 
-  it('treeSource walks parents breadth-first, paging each level, and labels leaves with their parents', () => {
+  it('treeSource walks parents breadth-first, paging each level, and labels leaves with their parents', async () => {
     const src = treeSource({
       description: 'lists',
       root: {
@@ -74,7 +74,7 @@ describe('app helpers', () => {
     while (req) {
       const key = req.query?.page ? `${req.path}?${req.query.page}` : req.path;
       walk.push(key);
-      for (const item of src.items(bodies[key], req)) options.push(src.option(item));
+      for (const item of await src.items(bodies[key], req)) options.push(await src.option(item));
       req = src.paging!.next(res(bodies[key]), req);
     }
     expect(walk).toEqual(['/spaces', '/spaces/s1/lists', '/spaces/s1/lists?2', '/spaces/s2/lists']);

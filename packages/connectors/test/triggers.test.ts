@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConnectorRuntime,
   catalog,
   githubSignature,
+  parseDeclarative,
   pollTrigger,
   receiveTrigger,
   stripeSignature,
@@ -12,7 +14,10 @@ import {
   validateConnectors,
 } from '../src/index.ts';
 import { type Recorded, type Reply, startProvider } from './helpers/provider.ts';
-import { queryOf } from './helpers/suite.ts';
+import { loadFixture, queryOf } from './helpers/suite.ts';
+
+/** Stripe and GitHub also as declarative JSON: their trigger tests run against both forms. */
+const jsonForms = [loadFixture('stripe.json'), loadFixture('github.json')];
 
 /** One credential that every connector below can read its settings and secret from. */
 const credential = {
@@ -454,6 +459,7 @@ let provider: Awaited<ReturnType<typeof startProvider>>;
 let replies: Reply[] = [];
 const env: Record<string, string> = {};
 let runtime: ConnectorRuntime;
+let runtimes: Record<'typescript' | 'json', ConnectorRuntime>;
 
 beforeAll(async () => {
   provider = await startProvider({
@@ -462,6 +468,7 @@ beforeAll(async () => {
   for (const c of catalog)
     env[`INLAY_CONNECTOR_${c.id.toUpperCase().replace(/-/g, '_')}_BASE_URL`] = provider.url;
   runtime = new ConnectorRuntime({ connectors: catalog, env });
+  runtimes = { typescript: runtime, json: new ConnectorRuntime({ connectors: jsonForms, env }) };
 });
 afterAll(() => provider.close());
 
@@ -496,6 +503,14 @@ describe('trigger catalog', () => {
     expect(() => validateConnectors([twice])).toThrow(/triggers.1.id: duplicate trigger id new_customer/);
   });
 
+  it('the JSON forms of Stripe and GitHub declare the same triggers as the TypeScript ones', () => {
+    for (const json of jsonForms) {
+      const ts = catalog.find((c) => c.id === json.id)!;
+      const shape = (c: typeof ts) => c.triggers!.map((t) => [t.id, t.kind, t.name]);
+      expect(shape(json)).toEqual(shape(ts));
+    }
+  });
+
   it('names the input field a trigger refuses', () => {
     const github = catalog.find((c) => c.id === 'github')!;
     expect(triggerInputProblem(github.triggers![0]!, { repo: 'a b' })).toMatch(/^repo: /);
@@ -504,22 +519,28 @@ describe('trigger catalog', () => {
 });
 
 describe('poll triggers against local fakes', () => {
-  for (const c of cases) {
-    it(`${c.connector}.${c.trigger}: reads items oldest first across ${c.pages.length} page(s)`, async () => {
-      replies = c.pages.map((p) => p.reply);
-      const from = provider.requests.length;
-      const items = await pollTrigger(runtime, c.connector, c.trigger, c.input, {
-        credential,
-        since: c.since,
+  const forms = (c: PollCase) =>
+    jsonForms.some((j) => j.id === c.connector)
+      ? (['typescript', 'json'] as const)
+      : (['typescript'] as const);
+  for (const c of cases)
+    for (const form of forms(c))
+      it(`${c.connector}.${c.trigger} (${form}): reads items oldest first across ${c.pages.length} page(s)`, async () => {
+        replies = c.pages.map((p) => p.reply);
+        const from = provider.requests.length;
+        const items = await pollTrigger(runtimes[form], c.connector, c.trigger, c.input, {
+          credential,
+          since: c.since,
+        });
+        const sent = provider.requests.slice(from);
+        expect(sent).toHaveLength(c.pages.length);
+        for (const [i, p] of c.pages.entries()) p.check(sent[i]!);
+        expect(items.map((i) => i.id)).toEqual(c.ids);
+        expect(items[0]!.data).toMatchObject(c.first);
       });
-      const sent = provider.requests.slice(from);
-      expect(sent).toHaveLength(c.pages.length);
-      for (const [i, p] of c.pages.entries()) p.check(sent[i]!);
-      expect(items.map((i) => i.id)).toEqual(c.ids);
-      expect(items[0]!.data).toMatchObject(c.first);
-    });
-  }
+});
 
+describe.each(['typescript', 'json'] as const)('poll paging (%s form)', (form) => {
   it('stops paging a newest-first list at a page holding a seen item', async () => {
     replies = [
       {
@@ -534,7 +555,7 @@ describe('poll triggers against local fakes', () => {
     ];
     const from = provider.requests.length;
     const items = await pollTrigger(
-      runtime,
+      runtimes[form],
       'stripe',
       'new_customer',
       {},
@@ -555,14 +576,25 @@ describe('poll triggers against local fakes', () => {
       },
     });
     replies = [page(0), page(1), page(2)];
-    const items = await pollTrigger(runtime, 'stripe', 'new_customer', {}, { credential, maxItems: 4 });
+    const items = await pollTrigger(
+      runtimes[form],
+      'stripe',
+      'new_customer',
+      {},
+      {
+        credential,
+        maxItems: 4,
+      },
+    );
     // Whole pages: the second page crossed the cap, so the third is never asked for.
     expect(items).toHaveLength(6);
     expect(items.at(-1)!.id).toBe('cus_0_0');
     expect(replies).toHaveLength(1);
     replies = [];
   });
+});
 
+describe('poll input', () => {
   it('refuses bad input before sending anything', async () => {
     const from = provider.requests.length;
     await expect(
@@ -572,7 +604,11 @@ describe('poll triggers against local fakes', () => {
   });
 });
 
-describe('webhook triggers', () => {
+describe.each(['typescript', 'json'] as const)('webhook triggers (%s form)', (form) => {
+  let runtime: ConnectorRuntime;
+  beforeAll(() => {
+    runtime = runtimes[form];
+  });
   it('github: subscribes with Inlay’s URL and secret, verifies X-Hub-Signature-256, unsubscribes', async () => {
     replies = [{ status: 201, body: { id: 4242, active: true } }];
     const from = provider.requests.length;
@@ -608,7 +644,7 @@ describe('webhook triggers', () => {
       rawBody,
       body,
     });
-    const items = receiveTrigger(
+    const items = await receiveTrigger(
       runtime,
       'github',
       'new_issue_webhook',
@@ -618,7 +654,7 @@ describe('webhook triggers', () => {
     expect(items?.map((i) => i.id)).toEqual(['5']);
     expect(items?.[0]?.data).toMatchObject({ number: 3, title: 'T' });
     expect(
-      receiveTrigger(
+      await receiveTrigger(
         runtime,
         'github',
         'new_issue_webhook',
@@ -627,10 +663,10 @@ describe('webhook triggers', () => {
       ),
     ).toBeUndefined();
     expect(
-      receiveTrigger(runtime, 'github', 'new_issue_webhook', delivery('sha256=00'), 's3cret'),
+      await receiveTrigger(runtime, 'github', 'new_issue_webhook', delivery('sha256=00'), 's3cret'),
     ).toBeUndefined();
     expect(
-      receiveTrigger(
+      await receiveTrigger(
         runtime,
         'github',
         'new_issue_webhook',
@@ -681,7 +717,7 @@ describe('webhook triggers', () => {
     const rawBody = JSON.stringify(body);
     const now = new Date('2025-01-02T10:00:00Z');
     const delivery = (sig: string) => ({ headers: { 'stripe-signature': sig }, rawBody, body });
-    const ok = receiveTrigger(
+    const ok = await receiveTrigger(
       runtime,
       'stripe',
       'new_customer_webhook',
@@ -692,10 +728,10 @@ describe('webhook triggers', () => {
     expect(ok?.map((i) => i.id)).toEqual(['cus_7']);
     const stale = stripeSignature(rawBody, 'whsec_abc', new Date(now.getTime() - 301_000));
     expect(
-      receiveTrigger(runtime, 'stripe', 'new_customer_webhook', delivery(stale), 'whsec_abc', now),
+      await receiveTrigger(runtime, 'stripe', 'new_customer_webhook', delivery(stale), 'whsec_abc', now),
     ).toBeUndefined();
     expect(
-      receiveTrigger(
+      await receiveTrigger(
         runtime,
         'stripe',
         'new_customer_webhook',
@@ -710,5 +746,34 @@ describe('webhook triggers', () => {
     expect(`${provider.requests.at(-1)!.method} ${provider.requests.at(-1)!.path}`).toBe(
       'DELETE /webhook_endpoints/we_1',
     );
+  });
+});
+
+describe('declarative triggers', () => {
+  it('a verified delivery whose items have no id is the provider’s failure, not a crash', async () => {
+    const json = JSON.parse(readFileSync(new URL('./fixtures/github.json', import.meta.url), 'utf8'));
+    for (const t of json.triggers) t.itemId = 'no_such_field';
+    const rt = new ConnectorRuntime({ connectors: [parseDeclarative(json)], env });
+    const body = { action: 'opened', issue: { id: 5 } };
+    const rawBody = JSON.stringify(body);
+    const delivery = {
+      headers: { 'x-hub-signature-256': githubSignature(rawBody, 's'), 'x-github-event': 'issues' },
+      rawBody,
+      body,
+    };
+    await expect(receiveTrigger(rt, 'github', 'new_issue_webhook', delivery, 's')).rejects.toMatchObject({
+      code: 'provider_error',
+      message: 'an item has no id',
+    });
+  });
+
+  it('omits a `since` parameter on the first poll and sends it on later ones', async () => {
+    for (const since of [undefined, '2025-01-02T10:00:00.000Z']) {
+      replies = [{ body: { has_more: false, data: [] } }];
+      await pollTrigger(runtimes.json, 'stripe', 'new_customer', {}, { credential, since });
+      expect(queryOf(provider.requests.at(-1)!.query)).toEqual(
+        since ? { limit: '100', 'created[gte]': '1735812000' } : { limit: '100' },
+      );
+    }
   });
 });

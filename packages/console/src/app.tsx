@@ -1,8 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiKeysPage } from './pages/api-keys.tsx';
+import { ConnectorDetail, ConnectorsPage } from './pages/connectors.tsx';
 import { ExecutionDetail, ExecutionsPage } from './pages/executions.tsx';
+import { McpServersPage } from './pages/mcp-servers.tsx';
+import { NewWorkflow } from './pages/new-workflow.tsx';
 import { OverviewPage } from './pages/overview.tsx';
+import { SettingsPage } from './pages/settings.tsx';
+import { UserDetail } from './pages/user-detail.tsx';
+import { UsersPage } from './pages/users.tsx';
+import { WorkflowDetail } from './pages/workflow-detail.tsx';
+import { WorkflowsPage } from './pages/workflows.tsx';
 import { Link, usePath } from './router.tsx';
 import { SessionProvider, sessions, useConsole, useSessionQuery } from './session.tsx';
 import { ErrorText } from './ui.tsx';
@@ -10,8 +18,13 @@ import { ErrorText } from './ui.tsx';
 /** Pages in the navigation: only those that are built (the rest of the console is still to come). */
 const NAV = [
   { to: '/', label: 'Overview' },
+  { to: '/users', label: 'Users' },
+  { to: '/workflows', label: 'Workflows' },
   { to: '/executions', label: 'Executions' },
+  { to: '/connectors', label: 'Connectors' },
+  { to: '/mcp-servers', label: 'MCP servers' },
   { to: '/api-keys', label: 'API keys' },
+  { to: '/settings', label: 'Settings' },
 ] as const;
 
 export function App() {
@@ -119,13 +132,31 @@ function Shell() {
 function Page({ route }: { route: string }) {
   const m = /^\/executions\/([0-9a-f-]{36})$/.exec(route);
   if (m) return <ExecutionDetail executionId={m[1]!} />;
+  const user = /^\/users\/([0-9a-f-]{36})$/.exec(route);
+  if (user) return <UserDetail userId={user[1]!} />;
+  const connector = /^\/connectors\/([^/]+)$/.exec(route);
+  if (connector) return <ConnectorDetail id={decodeURIComponent(connector[1]!)} />;
+  const workflow = /^\/workflows\/([0-9a-f-]{36})$/.exec(route);
+  if (workflow) return <WorkflowDetail workflowId={workflow[1]!} />;
   switch (route) {
     case '/':
       return <OverviewPage />;
+    case '/users':
+      return <UsersPage />;
+    case '/workflows':
+      return <WorkflowsPage />;
+    case '/workflows/new':
+      return <NewWorkflow />;
     case '/executions':
       return <ExecutionsPage />;
+    case '/connectors':
+      return <ConnectorsPage />;
+    case '/mcp-servers':
+      return <McpServersPage />;
     case '/api-keys':
       return <ApiKeysPage />;
+    case '/settings':
+      return <SettingsPage />;
     default:
       return (
         <>

@@ -37,8 +37,10 @@ export function SessionProvider({ session, children }: { session: ConsoleSession
       client: createConsoleClient({ baseUrl: BASE_URL, csrfToken: session.csrfToken }),
       async signOut() {
         await sessions.signOut(session.csrfToken).catch(() => undefined);
-        qc.clear();
+        // The session first, so App shows the sign-in at once; then every cached answer of the old session.
+        // (A plain `clear()` would drop the query App observes, and App would not hear of the sign-out.)
         qc.setQueryData(['console-session'], null);
+        qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'console-session' });
       },
     }),
     [session, qc],

@@ -75,6 +75,11 @@ export const Connector = z
     triggers: z.array(ConnectorTrigger).meta({
       description: 'Additive: events in the app that can start a workflow (`"trigger": {"type": "app"}`)',
     }),
+    custom: z.boolean().optional().meta({
+      description:
+        "Additive: true for the account's own connector (`POST /connectors`), absent for built-ins",
+    }),
+    version: z.number().int().optional().meta({ description: "Additive: a custom connector's version" }),
   })
   .meta({ id: 'Connector' });
 export type Connector = z.infer<typeof Connector>;

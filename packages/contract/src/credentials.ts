@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, LIMITS, UserRef, Uuid } from './common.ts';
+import { IsoDateTime, intQuery, LIMITS, UserRef, Uuid } from './common.ts';
 import { AUTH_TYPES } from './connectors.ts';
 
 /**
@@ -92,6 +92,19 @@ export const CredentialsQuery = z.object({
   userId: UserRef.optional(),
   connector: z.string().max(64).optional(),
 });
+
+/** `GET /account/credentials`: every user's credentials, most recent status change first. */
+export const AccountCredentialsQuery = z.object({
+  status: z.enum(CREDENTIAL_STATUSES).optional().meta({ description: 'Only credentials in this state' }),
+  connector: z.string().max(64).optional(),
+  limit: intQuery('limit', 1, 500, 100),
+});
+export type AccountCredentialsQuery = z.input<typeof AccountCredentialsQuery>;
+
+export const AccountCredential = Credential.extend({ username: z.string() }).meta({
+  id: 'AccountCredential',
+});
+export type AccountCredential = z.infer<typeof AccountCredential>;
 
 /** What the OAuth callback page posts to its opener and on the BroadcastChannel `inlay:oauth`. */
 export const OAuthMessage = z.object({

@@ -70,6 +70,38 @@ const InputSchema = z
   .refine((s) => s.type === 'object', 'must be a JSON Schema with "type": "object"');
 
 const Path = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/, 'must be a dotted path');
+/** A JSONata expression (a dotted path is one); its syntax is checked when the definition is stored. */
+const Expression = z.string().min(1).max(LIMITS.fieldValue);
+
+/**
+ * How the next page is asked for, in the built-ins' terms. `param` is the query parameter the cursor goes back
+ * in, and the cursor is `next` (its path in the body: Slack's `response_metadata.next_cursor`) or `last` (a
+ * field of the last entry of a list: Stripe's `starting_after`). `more` names a flag in the body that must be
+ * true for another page (`has_more`). `link: true` follows the RFC 8288 `Link: <…>; rel="next"` header instead
+ * (GitHub); only that URL's query is kept, sent to the connector's own base URL.
+ */
+export const DeclarativePaging = z
+  .object({
+    param: z.string().min(1).max(128).optional(),
+    next: Path.optional(),
+    last: z.object({ list: Path, field: Path }).optional(),
+    more: Path.optional(),
+    link: z.literal(true).optional(),
+    maxPages: z.number().int().min(1).max(100).optional(),
+  })
+  .superRefine((p, ctx) => {
+    const cursors = [p.next, p.last, p.link].filter((v) => v !== undefined).length;
+    if (cursors !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'give exactly one of `next`, `last` or `link`',
+      });
+    if (!p.link && !p.param)
+      ctx.addIssue({ code: 'custom', path: ['param'], message: 'is required with `next` or `last`' });
+  })
+  .meta({ id: 'DeclarativePaging' });
+export type DeclarativePaging = z.infer<typeof DeclarativePaging>;
 
 export const DeclarativeAction = z.object({
   id: Slug,
@@ -85,15 +117,77 @@ export const DeclarativeAction = z.object({
 export const DeclarativeSource = z.object({
   description: z.string().max(LIMITS.text),
   request: DeclarativeRequest,
-  /** Where the entries are in the response body. */
-  items: Path,
+  /** The entries: JSONata over the response body (a path such as `channels`, or a filter `$[active]`). */
+  items: Expression,
   /** The option's value, a path in one entry. */
   value: Path,
-  /** The option's label: a template over `{item}`, e.g. `#{{ item.name }}`. */
+  /** The option's label: a template of JSONata over `{item}`, e.g. `#{{ item.name }}`. */
   label: Template,
-  /** Cursor paging: the next cursor's path in the body, and the query parameter it goes back in. */
-  paging: z.object({ next: Path, param: z.string().min(1).max(128) }).optional(),
+  paging: DeclarativePaging.optional(),
 });
+
+/** Names of the signature checks a webhook trigger may use, each the provider's documented scheme. */
+export const SIGNATURE_SCHEMES = [
+  /** `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body>` with the secret Inlay gave at subscribe. */
+  'github',
+  /** `Stripe-Signature: t=…,v1=…` over `t.rawBody`, five minutes' tolerance, with the secret Stripe issued. */
+  'stripe',
+] as const;
+
+const triggerCommon = {
+  id: Slug,
+  name: z.string().min(1).max(LIMITS.name),
+  description: z.string().max(LIMITS.text),
+  /** The settings a workflow gives the trigger (a repository, a channel), as JSON Schema. */
+  input: InputSchema,
+  /** The item's stable id (dedupe): JSONata over one item, e.g. `id` or `$string(id)`. */
+  itemId: Expression,
+  /**
+   * The item's creation time as ISO text (`created_at`, `$fromMillis(created * 1000)`) or a number (a row's
+   * position): items older than the high-water mark are never new, and it is `since` of the next poll.
+   */
+  itemPosition: Expression.optional(),
+  /** What a run receives as `trigger`: JSONata over one item; the item itself when absent. */
+  output: Expression.optional(),
+};
+
+/**
+ * A trigger that asks the provider for recent items every few minutes. `request` templates are JSONata over
+ * `{input, settings, since}`, where `since` is the high-water mark of earlier polls (absent on the first).
+ */
+export const DeclarativePollTrigger = z.object({
+  ...triggerCommon,
+  kind: z.literal('poll'),
+  request: DeclarativeRequest,
+  /** The items of one page: JSONata over the response body (`data`, `$[$not($exists(pull_request))]`). */
+  items: Expression,
+  paging: DeclarativePaging.optional(),
+  /** How the provider orders the list: newest first (the default: paging stops at a seen item) or oldest first. */
+  order: z.enum(['newest', 'oldest']).optional(),
+});
+
+/**
+ * A trigger the provider pushes: `subscribe` is sent when a workflow is installed (templates over
+ * `{input, settings, hook}`, `hook` being `{url, secret}`: the installation's Inlay URL and signing secret),
+ * `unsubscribe` when it is removed (templates over `{input, settings, subscriptionId}`).
+ */
+export const DeclarativeWebhookTrigger = z.object({
+  ...triggerCommon,
+  kind: z.literal('webhook'),
+  subscribe: DeclarativeRequest,
+  /** Where the subscribe answer holds the subscription's id, and the signing secret if the provider issues one. */
+  subscription: z.object({ id: Path, secret: Path.optional() }),
+  unsubscribe: DeclarativeRequest,
+  /** How a delivery's signature is checked: one of the named schemes. */
+  signature: z.enum(SIGNATURE_SCHEMES),
+  /** The new items of a verified delivery: JSONata over `{headers, body}` (header names lower-case). */
+  items: Expression,
+});
+
+export const DeclarativeTrigger = z
+  .discriminatedUnion('kind', [DeclarativePollTrigger, DeclarativeWebhookTrigger])
+  .meta({ id: 'DeclarativeTrigger' });
+export type DeclarativeTrigger = z.infer<typeof DeclarativeTrigger>;
 
 /**
  * An account's own connector as data (`POST /connectors`): the built-ins' vocabulary, with requests written
@@ -105,8 +199,17 @@ export const DeclarativeConnector = z
     name: z.string().min(1).max(LIMITS.name),
     description: z.string().max(LIMITS.text),
     category: z.enum(CONNECTOR_CATEGORIES),
-    /** A simple-icons slug (a monogram is drawn when the set has none). */
-    icon: Slug,
+    /**
+     * A simple-icons slug (a monogram is drawn when the set has none), or SVG text, which is sanitised when
+     * stored (scripts, event handlers and references outside the image are removed).
+     */
+    icon: z.union([
+      Slug,
+      z
+        .string()
+        .max(65_536)
+        .regex(/^\s*(<\?xml[^>]*\?>\s*)?<svg[\s>]/, 'must be a simple-icons slug or SVG text (<svg ...>)'),
+    ]),
     color: z
       .string()
       .regex(/^[0-9A-Fa-f]{6}$/, 'must be six hex digits')
@@ -127,15 +230,27 @@ export const DeclarativeConnector = z
         authReasons: z.array(z.string().max(128)).max(50).optional(),
       })
       .optional(),
+    /**
+     * The provider's reason in an error answer: JSONata over the response body, e.g. GitHub's
+     * `message & ': ' & $join(errors.message, '; ')`. Without it the usual `message`/`error` fields are read.
+     */
+    errorMessage: Expression.optional(),
     actions: z.array(DeclarativeAction).min(1).max(200),
     sources: z.record(Slug, DeclarativeSource).optional(),
+    triggers: z.array(DeclarativeTrigger).max(50).optional(),
   })
   .superRefine((c, ctx) => {
-    const seen = new Set<string>();
-    for (const [i, a] of c.actions.entries()) {
-      if (seen.has(a.id))
-        ctx.addIssue({ code: 'custom', path: ['actions', i, 'id'], message: `duplicates action "${a.id}"` });
-      seen.add(a.id);
+    for (const key of ['actions', 'triggers'] as const) {
+      const seen = new Set<string>();
+      for (const [i, a] of (c[key] ?? []).entries()) {
+        if (seen.has(a.id))
+          ctx.addIssue({
+            code: 'custom',
+            path: [key, i, 'id'],
+            message: `duplicates ${key === 'actions' ? 'action' : 'trigger'} "${a.id}"`,
+          });
+        seen.add(a.id);
+      }
     }
   })
   .meta({ id: 'DeclarativeConnector' });

@@ -20,6 +20,7 @@ import {
   CreateConsoleSessionBody,
 } from './api-keys.ts';
 import { API_VERSIONS, DOCS_ASSETS, dataOf, listOf, MessageResponse, UserRef, Uuid } from './common.ts';
+import { ImportConnectorBody, ImportConnectorQuery, ImportConnectorResponse } from './connector-import.ts';
 import {
   Connector,
   ConnectorAction,
@@ -30,6 +31,8 @@ import {
   OptionsQuery,
 } from './connectors.ts';
 import {
+  AccountCredential,
+  AccountCredentialsQuery,
   CreateCredentialBody,
   CreateOAuthCredentialBody,
   Credential,
@@ -39,6 +42,8 @@ import {
   ReplaceCredentialBody,
   UpdateCredentialBody,
 } from './credentials.ts';
+import { CustomConnectorDefinition, CustomConnectorDefinitionQuery } from './custom-connector-definition.ts';
+import { DeclarativeConnector } from './custom-connectors.ts';
 import {
   CreateInstallationBody,
   DeleteInstallationQuery,
@@ -60,6 +65,7 @@ import {
   WebhookEndpoint,
 } from './webhooks.ts';
 import {
+  AccountWorkflowsQuery,
   CreateIntegrationBody,
   CreateIntegrationResponse,
   CreateWorkflowBody,
@@ -69,8 +75,10 @@ import {
   RunResponse,
   RunWorkflowBody,
   ToggleWorkflowBody,
+  UpdateIntegrationBody,
   UpdateWorkflowBody,
   Workflow,
+  WorkflowDefinitionQuery,
   WorkflowDefinitionResponse,
   WorkflowQuery,
   WorkflowsQuery,
@@ -307,6 +315,39 @@ const ops: Record<string, Record<string, Op>> = {
       problems: { '422': 'No connector has the slug `connector` names' },
     },
   },
+  '/integrations/{integrationId}': {
+    patch: {
+      id: 'updateIntegration',
+      summary: 'Rename or edit an integration',
+      tag: 'Authoring',
+      auth: 'key',
+      path: id('integrationId'),
+      body: UpdateIntegrationBody,
+      ok: dataOf(Integration),
+      problems: { '422': 'No connector has the slug `connector` names' },
+    },
+    delete: {
+      id: 'deleteIntegration',
+      summary: 'Delete an integration that has no workflows',
+      tag: 'Authoring',
+      auth: 'key',
+      path: id('integrationId'),
+      ok: MessageResponse,
+      problems: { '409': 'The integration still has workflows: `workflowCount` says how many' },
+    },
+  },
+  '/account/workflows': {
+    get: {
+      id: 'listAccountWorkflows',
+      summary:
+        "The account's workflows as authored, oldest first (no user's state: installed and active are false)",
+      tag: 'Authoring',
+      auth: 'key',
+      query: AccountWorkflowsQuery,
+      ok: listOf(Workflow),
+      notFound: false,
+    },
+  },
   '/workflows': {
     get: {
       id: 'listWorkflows',
@@ -348,14 +389,25 @@ const ops: Record<string, Record<string, Op>> = {
       ok: WorkflowVersionResponse,
       problems: { '422': DEFINITION_422 },
     },
+    delete: {
+      id: 'deleteWorkflow',
+      summary: 'Delete a workflow that no user has installed, with its versions (its runs stay readable)',
+      tag: 'Authoring',
+      auth: 'key',
+      path: id('workflowId'),
+      ok: null,
+      status: '204',
+      problems: { '409': 'Users still have the workflow installed: `installationCount` says how many' },
+    },
   },
   '/workflows/{workflowId}/definition': {
     get: {
       id: 'getWorkflowDefinition',
-      summary: 'Get the current definition',
+      summary: 'Get the current definition, or an earlier version',
       tag: 'Authoring',
       auth: 'key',
       path: id('workflowId'),
+      query: WorkflowDefinitionQuery,
       ok: WorkflowDefinitionResponse,
     },
   },
@@ -464,6 +516,9 @@ const ops: Record<string, Record<string, Op>> = {
         '401': problem(
           'The signature (`X-Hub-Signature-256`, `Stripe-Signature`, ...) does not verify; nothing starts',
         ),
+        '422': problem(
+          'The delivery verifies but its items cannot be read (an item without an id, or a custom connector’s `items` expression fails on it); nothing starts',
+        ),
       },
     },
   },
@@ -534,6 +589,81 @@ const ops: Record<string, Record<string, Op>> = {
       ok: listOf(Connector),
       notFound: false,
     },
+    post: {
+      id: 'createConnector',
+      summary: "Create one of the account's own connectors from a declarative definition",
+      tag: 'Connectors',
+      auth: 'key',
+      body: DeclarativeConnector,
+      ok: dataOf(Connector),
+      status: '201',
+      notFound: false,
+      problems: {
+        '409': 'The account already has a connector with this id, or the id is a built-in connector',
+        '422': "The egress policy refuses the definition's `baseUrl` (`code: egress_denied`)",
+      },
+    },
+  },
+  '/connectors/{connector}': {
+    put: {
+      id: 'updateConnector',
+      summary: "Publish a new version of the account's own connector",
+      tag: 'Connectors',
+      auth: 'key',
+      path: z.object({ connector: z.string() }),
+      body: DeclarativeConnector,
+      ok: dataOf(Connector),
+      problems: {
+        '409': 'The new version drops an action or trigger that an installed workflow uses',
+        '422':
+          "The body's `id` is not the connector's, or the egress policy refuses its `baseUrl` (`code: egress_denied`)",
+      },
+    },
+    delete: {
+      id: 'deleteConnector',
+      summary: "Delete the account's own connector",
+      tag: 'Connectors',
+      auth: 'key',
+      path: z.object({ connector: z.string() }),
+      ok: MessageResponse,
+      problems: { '409': 'A workflow that uses the connector is installed' },
+    },
+  },
+  '/connectors/{connector}/definition': {
+    get: {
+      id: 'getConnectorDefinition',
+      summary: "The stored definition of one of the account's own connectors, current or an earlier version",
+      tag: 'Connectors',
+      auth: 'key',
+      path: z.object({ connector: z.string() }),
+      query: CustomConnectorDefinitionQuery,
+      ok: dataOf(CustomConnectorDefinition),
+    },
+  },
+  '/connectors/import': {
+    post: {
+      id: 'importConnector',
+      summary: 'Draft a custom connector from an OpenAPI document',
+      tag: 'Connectors',
+      auth: 'key',
+      query: ImportConnectorQuery,
+      body: ImportConnectorBody,
+      ok: dataOf(ImportConnectorResponse),
+      notFound: false,
+      extra: {
+        '201': {
+          description:
+            "With `?create=true`: the draft was created as one of the account's connectors (`connector`)",
+          content: { 'application/json': { schema: dataOf(ImportConnectorResponse) } },
+        },
+      },
+      problems: {
+        '409':
+          'With `?create=true`: the account already has a connector with this id, or the id is a built-in connector',
+        '422':
+          'The document cannot be imported: not YAML or JSON, not OpenAPI 3.0/3.1 or Swagger 2.0 (`rule: version`), no `paths`, a `$ref` outside the document (`rule: external_ref`), no absolute server and no `baseUrl`, an unknown entry in `operations`, or more than 200 operations without `operations`; with `?create=true`, the egress policy refuses its `baseUrl` (`code: egress_denied`). `errors[0]` names the field and the rule',
+      },
+    },
   },
   '/connectors/{connector}/actions': {
     get: {
@@ -552,9 +682,14 @@ const ops: Record<string, Record<string, Op>> = {
       tag: 'Connectors',
       auth: 'none',
       path: z.object({ connector: z.string() }),
+      query: z.object({
+        key: z
+          .string()
+          .optional()
+          .meta({ description: "A custom connector's icon key, as its `icon` URL has it" }),
+      }),
       ok: z.string(),
       content: 'image/svg+xml',
-      db: false,
     },
   },
   '/connectors/{connector}/options/{source}': {
@@ -612,6 +747,15 @@ const ops: Record<string, Record<string, Op>> = {
     },
   },
   '/connectors/{connector}/oauth-app': {
+    get: {
+      id: 'getOAuthApp',
+      summary:
+        "The account's OAuth app for a connector (never its secret); `data` is null while none is registered",
+      tag: 'Connectors',
+      auth: 'key',
+      path: z.object({ connector: z.string() }),
+      ok: dataOf(OAuthApp.nullable()),
+    },
     put: {
       id: 'putOAuthApp',
       summary: "Register the account's OAuth app",
@@ -621,6 +765,18 @@ const ops: Record<string, Record<string, Op>> = {
       body: OAuthAppBody,
       ok: dataOf(OAuthApp),
       problems: { '422': 'The connector does not use OAuth' },
+    },
+  },
+  '/account/credentials': {
+    get: {
+      id: 'listAccountCredentials',
+      summary:
+        "Every user's credentials, most recent status change first; `?status=needs_reconnect` lists the connections to repair",
+      tag: 'Credentials',
+      auth: 'key',
+      query: AccountCredentialsQuery,
+      ok: listOf(AccountCredential),
+      notFound: false,
     },
   },
   '/credentials': {

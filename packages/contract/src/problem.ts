@@ -54,6 +54,16 @@ export const Problem = z
       .array(z.string())
       .optional()
       .meta({ description: 'With a credential in use (409): the installations that use it' }),
+    workflowCount: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'With an integration in use (409): how many workflows it still has' }),
+    installationCount: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'With a workflow still installed (409): how many installations have it' }),
     retryAfter: z
       .number()
       .int()

@@ -11,6 +11,10 @@ export const AccountSettings = z
       description:
         'Origins (`scheme://host[:port]`) the account’s pages live on: OAuth `redirectUri`s, popup origins and MCP redirect URIs must be on one of them (loopback origins are also accepted outside production)',
     }),
+    logRetentionDays: z.number().int().optional().meta({
+      description:
+        'Additive, read-only: days a run and its logs are kept before they are deleted; set for the whole service by `INLAY_LOG_RETENTION_DAYS`',
+    }),
   })
   .meta({ id: 'AccountSettings' });
 export type AccountSettings = z.infer<typeof AccountSettings>;

@@ -37,8 +37,12 @@ export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 export const CreateUserResponse = z.object({ userId: Uuid }).meta({ id: 'CreateUserResponse' });
 export type CreateUserResponse = z.infer<typeof CreateUserResponse>;
 
-/** `GET /users` paging: oldest first, `limit` per page. */
+/** `GET /users` paging: oldest first, `limit` per page; `search` narrows to matching users. */
 export const UsersQuery = z.object({
   page: intQuery('page', 1, 1_000_000, 1),
   limit: intQuery('limit', 1, 1000, 100),
+  search: z.string().trim().min(1).max(LIMITS.name).optional().meta({
+    description:
+      'Only users whose id is this UUID, or whose username or full name contains it (case-insensitive)',
+  }),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, LIMITS, Name, Text, UserRef, Uuid } from './common.ts';
+import { IsoDateTime, intQuery, LIMITS, Name, Text, UserRef, Uuid } from './common.ts';
 import { WorkflowConnector } from './connectors.ts';
 import { ConfigField, TRIGGER_TYPES, WorkflowDefinition } from './definition.ts';
 
@@ -62,6 +62,9 @@ export const WorkflowsQuery = z.object({
   }),
   integrationId: Uuid.optional(),
 });
+/** `GET /account/workflows`: every workflow of the account, or one integration's. */
+export const AccountWorkflowsQuery = z.object({ integrationId: Uuid.optional() });
+
 export const WorkflowQuery = z.object({ userId: UserRef.optional() });
 
 export const CreateWorkflowBody = z
@@ -80,6 +83,13 @@ export const WorkflowVersionResponse = z
   .object({ workflowId: Uuid, version: z.number().int() })
   .meta({ id: 'WorkflowVersionResponse' });
 export type WorkflowVersionResponse = z.infer<typeof WorkflowVersionResponse>;
+
+/** `GET /workflows/{workflowId}/definition?version=`: an earlier version; the current one without it. */
+export const WorkflowDefinitionQuery = z.object({
+  version: intQuery('version', 1, 1_000_000_000, 1)
+    .optional()
+    .meta({ description: 'A published version (1 is the first); the current version when left out' }),
+});
 
 export const WorkflowDefinitionResponse = z
   .object({ workflowId: Uuid, version: z.number().int(), definition: WorkflowDefinition })
@@ -113,6 +123,17 @@ export const CreateIntegrationBody = z
 export type CreateIntegrationBody = z.infer<typeof CreateIntegrationBody>;
 
 export const CreateIntegrationResponse = z.object({ integrationId: Uuid });
+
+/** `PATCH /integrations/{id}`: the fields given change; `null` clears a description or connector. */
+export const UpdateIntegrationBody = z
+  .object({
+    name: Name.optional(),
+    description: Text.nullable().optional(),
+    connector: z.string().min(1).max(64).nullable().optional(),
+  })
+  .strict()
+  .meta({ id: 'UpdateIntegrationBody' });
+export type UpdateIntegrationBody = z.infer<typeof UpdateIntegrationBody>;
 
 export const RunWorkflowBody = z
   .object({

@@ -17,6 +17,10 @@ export interface Seed {
   acmeWorkflowId: string;
   /** "Check deals": a summary, a named step, one succeeded and one failed run for `runs`. */
   runsWorkflowId: string;
+  /** "Welcome new customers", started by Stripe's `new_customer` app trigger. */
+  appTriggerWorkflowId: string;
+  /** The Acme (OAuth) credential of `reoauth-*`, installed with the Acme workflow, revoked at the provider. */
+  reoauth: Record<'reoauth-light' | 'reoauth-dark', string>;
   users: Record<
     | 'market'
     | 'install'
@@ -35,7 +39,11 @@ export interface Seed {
     | 'connections'
     | 'connections-dark'
     | 'connections-keyboard'
-    | 'runs',
+    | 'runs'
+    | 'trigger'
+    | 'reoauth-light'
+    | 'reoauth-dark'
+    | `${'wait' | 'blocked' | 'card'}-${'light' | 'dark'}-${1280 | 375}-${'en' | 'ja'}`,
     string
   >;
   executions: string[];

@@ -2,6 +2,7 @@
 // module runner or jsdom): starts the real service and a fake Discord, seeds them, prints the seed as one
 // JSON line and keeps serving until stdin closes.
 import { randomUUID } from 'node:crypto';
+import { TestBrowser } from '../../service/test/helpers/browser.ts';
 import {
   providerConnectors,
   providerEgress,
@@ -45,6 +46,28 @@ const acmeWorkflowId = (
     },
   })
 ).workflowId;
+// Started by an event in Stripe (an app trigger): its card says so in a sentence.
+const signupsIntegration = (
+  await call('POST', '/integrations', { name: 'Stripe signups', connector: 'stripe' })
+).integrationId;
+const appTriggerWorkflowId = (
+  await call('POST', '/workflows', {
+    integrationId: signupsIntegration,
+    name: 'Welcome new customers',
+    definition: {
+      trigger: { type: 'app', connector: 'stripe', trigger: 'new_customer', input: {} },
+      steps: [
+        {
+          id: randomUUID(),
+          connector: 'transform',
+          action: 'map',
+          input: { expression: '{"email": trigger.email}' },
+        },
+      ],
+      config: [],
+    },
+  })
+).workflowId;
 const users: Record<string, string> = {};
 for (const name of [
   'market',
@@ -65,8 +88,39 @@ for (const name of [
   'connections-dark',
   'connections-keyboard',
   'runs',
+  'trigger',
+  'reoauth-light',
+  'reoauth-dark',
+  // One per scheme × width × locale of the OAuth-state and trigger-card browser tests.
+  ...['light', 'dark'].flatMap((scheme) =>
+    [1280, 375].flatMap((width) =>
+      ['en', 'ja'].flatMap((locale) =>
+        ['wait', 'blocked', 'card'].map((what) => `${what}-${scheme}-${width}-${locale}`),
+      ),
+    ),
+  ),
 ])
   users[name] = await createUser(svc, s.apiKey, name);
+// An Acme (OAuth) account that installs the Acme workflow, then is revoked at the provider: Reconnect on the
+// card and in <Connections> goes through the OAuth popup (the reconnect browser tests). Before any other Acme
+// account exists, since the provider revokes every token it issued.
+const reoauth: Record<string, string> = {};
+for (const name of ['reoauth-light', 'reoauth-dark']) {
+  const userId = users[name]!;
+  const started = await call('POST', '/credentials/oauth', { userId, connector: 'acme', origin: svc.url });
+  const res = await new TestBrowser().connect(started.authorizeUrl);
+  if (res.status >= 400) throw new Error(`Acme consent for ${name}: ${res.status}`);
+  await call('POST', '/installations', {
+    userId,
+    workflowIds: [acmeWorkflowId],
+    credentialIds: { acme: started.credentialId },
+    values: [],
+  });
+  reoauth[name] = started.credentialId;
+}
+acme.revokeAll();
+for (const [name, credentialId] of Object.entries(reoauth))
+  await call('POST', `/credentials/${credentialId}/test?userId=${users[name]}`, {});
 await installDirect(svc.db, { ...s, userId: users.market! }, { active: false });
 await installDirect(svc.db, { ...s, userId: users.logs! });
 await installDirect(svc.db, { ...s, userId: users.browser! });
@@ -126,6 +180,8 @@ process.stdout.write(
     fieldsWorkflowId: s.fieldsWorkflowId,
     acmeWorkflowId,
     runsWorkflowId,
+    appTriggerWorkflowId,
+    reoauth,
     users,
     executions,
   })}\n`,

@@ -13,6 +13,7 @@ import { ensureBootstrapAccount } from './accounts/accounts.ts';
 import { apiKeyRoutes } from './accounts/api-key-routes.ts';
 import { settingsRoutes } from './accounts/settings-routes.ts';
 import type { Config } from './config.ts';
+import { connectorImportRoutes } from './connectors/import-routes.ts';
 import { connectorOptionsRoutes } from './connectors/options-routes.ts';
 import { connectorIconRoutes, connectorsRoutes } from './connectors/routes.ts';
 import { consoleSessionRoutes, consoleStatic } from './console/routes.ts';
@@ -23,6 +24,8 @@ import { oauthCallbackRoutes } from './credentials/oauth-callback.ts';
 import { isLoopback, OAuthClient } from './credentials/oauth-client.ts';
 import { credentialsRoutes } from './credentials/routes.ts';
 import { Vault } from './credentials/vault.ts';
+import { ConnectorRegistry } from './custom-connectors/connector-registry.ts';
+import { customConnectorRoutes } from './custom-connectors/routes.ts';
 import { appHookRoutes } from './engine/app-triggers/hook-routes.ts';
 import { Engine } from './engine/engine.ts';
 import { runRoutes } from './engine/routes.ts';
@@ -71,6 +74,8 @@ export interface CreateAppOptions {
   resolve?: Resolve;
   /** The console's built files (`packages/console/dist` by default). */
   consoleDir?: string;
+  /** Every MCP request through the SDK, none answered directly (tests compare the two answers). */
+  mcpSdkOnly?: boolean;
 }
 
 export type InlayApp = Express & {
@@ -111,6 +116,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   });
   // Plain-http OAuth endpoints only for local sandboxes, or anywhere outside production.
   const oauth = new OAuthClient(connectors, { allowHttp: (url) => !config.production || isLoopback(url) });
+  const reads = new ReadCache(store.changes, { maxBytes: config.readCacheBytes });
+  const registry = new ConnectorRegistry(store.db, connectors, reads);
   const ctx: AppContext = {
     config,
     store,
@@ -118,8 +125,9 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     vault,
     tokens,
     connectors,
+    registry,
     credentials: new CredentialService(store.db, vault, {
-      connectors,
+      connectors: registry,
       oauth,
       logger,
       rowLocks: store.kind === 'postgres',
@@ -127,7 +135,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     logger,
     proxyMetrics: new ProxyMetrics(),
     events: new AccountEvents(store.db, logger),
-    reads: new ReadCache(store.changes, { maxBytes: config.readCacheBytes }),
+    reads,
     onClose: (fn) => closers.push(fn),
   };
   closers.push(
@@ -156,7 +164,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   ctx.events.onQueued(() => dispatcher.kick());
   dispatcher.start();
   closers.push(() => dispatcher.stop());
-  const defs = createDefinitionCache(store.db, ctx.connectors, config.publicUrl);
+  const defs = createDefinitionCache(store.db, registry, config.publicUrl);
   const auth = createAuthenticator(ctx);
   const engine = new Engine(ctx, defs);
   closers.push(() => engine.stop());
@@ -193,7 +201,9 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
   app.use(limit);
   // MCP reads its own body (JSON-RPC errors, not problem+json) and checks its own bearer.
-  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine, config.mcpMaxConcurrentActions));
+  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine, config.mcpMaxConcurrentActions), {
+    sdkOnly: opts.mcpSdkOnly,
+  });
   if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger, config.trustProxy);
   else app.all(MCP_PATH, mcp);
   // The proxy forwards bodies of any type as bytes, so it comes before the JSON-only body parser.
@@ -209,6 +219,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     runRoutes(ctx, engine),
     installationsRoutes(ctx, defs),
     connectorsRoutes(ctx),
+    connectorImportRoutes(ctx),
+    customConnectorRoutes(ctx, defs),
     credentialsRoutes(ctx),
     oauthAppRoutes(ctx),
     connectorOptionsRoutes(ctx),

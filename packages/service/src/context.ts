@@ -2,6 +2,7 @@ import type { ConnectorRuntime } from '@inlay/connectors';
 import type { Config } from './config.ts';
 import type { CredentialService } from './credentials/credential-service.ts';
 import type { Vault } from './credentials/vault.ts';
+import type { ConnectorRegistry } from './custom-connectors/connector-registry.ts';
 import type { Logger } from './logger.ts';
 import type { ProxyMetrics } from './proxy/proxy-metrics.ts';
 import type { ReadCache } from './store/read-cache.ts';
@@ -16,7 +17,10 @@ export interface AppContext {
   db: Db;
   vault: Vault;
   tokens: UserTokens;
+  /** The built-in catalog only: name connectors through `registry`, which knows each account's own too. */
   connectors: ConnectorRuntime;
+  /** The connectors an account can use: the built-ins plus its own (`POST /connectors`). */
+  registry: ConnectorRegistry;
   credentials: CredentialService;
   /** Account events for the account's webhook endpoints. */
   events: AccountEvents;

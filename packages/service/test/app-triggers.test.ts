@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { githubSignature } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executions, userWorkflows } from '../src/store/schema.ts';
-import { install, publish } from './helpers/engine.ts';
+import { executions } from '../src/store/schema.ts';
+import { setUpAppTrigger, stateOf, triggeredIds } from './helpers/app-trigger-setup.ts';
 import { createUser } from './helpers/fixtures.ts';
 import { connectV2 } from './helpers/mcp.ts';
 import { privateDatabase } from './helpers/private-database.ts';
@@ -41,44 +41,23 @@ const newCustomer = (every = '150ms') =>
 /** An account, a user with a Stripe credential, and a polling workflow installed for the user. */
 async function setUp(svc: Service, name: string) {
   const { accountId, apiKey } = await svc.account(name);
-  const userId = await createUser(svc, apiKey, 'alice');
-  const cred = await svc.ctx.credentials.create({
-    accountId,
-    userId,
-    connector: 'stripe',
-    name: 'Stripe',
-    type: 'apiKey',
-    secrets: { fields: { apiKey: 'rk_test_good' } },
-  });
-  const workflowId = await publish(svc, apiKey, newCustomer(), 'new customers');
-  const inst = await install(svc, apiKey, userId, [workflowId], { credentialIds: { stripe: cred.id } });
-  return {
+  const set = await setUpAppTrigger(svc, {
     accountId,
     apiKey,
-    userId,
-    workflowId,
-    credentialId: cred.id,
-    installationId: inst.installationId,
-  };
+    username: 'alice',
+    connector: 'stripe',
+    credential: { name: 'Stripe', type: 'apiKey', secrets: { fields: { apiKey: 'rk_test_good' } } },
+    definition: newCustomer(),
+    workflowName: 'new customers',
+  });
+  return { accountId, apiKey, ...set, installationId: set.installationId! };
 }
 
-const stateOf = async (svc: Service, userId: string, workflowId: string) =>
-  (
-    await svc.db
-      .select()
-      .from(userWorkflows)
-      .where(and(eq(userWorkflows.userId, userId), eq(userWorkflows.workflowId, workflowId)))
-  )[0];
-
-const triggeredIds = async (svc: Service, workflowId: string) =>
-  (
-    await svc.db
-      .select({ trigger: executions.trigger })
-      .from(executions)
-      .where(eq(executions.workflowId, workflowId))
-  )
-    .map((e) => (e.trigger as { id: string }).id)
-    .sort();
+const githubToken = {
+  name: 'GitHub',
+  type: 'oauth2' as const,
+  secrets: { fields: {}, oauth: { accessToken: 'gho_test_token' } },
+};
 
 /** Waits until the trigger has polled `n` more times than now. */
 async function polls(n: number) {
@@ -352,33 +331,22 @@ describe('webhook subscriptions', () => {
 
   it('subscribes on install, verifies signatures, dedupes redeliveries and unsubscribes on uninstall', async () => {
     const { accountId, apiKey } = await svc.account('hooks');
-    const userId = await createUser(svc, apiKey, 'alice');
-    const cred = await svc.ctx.credentials.create({
-      accountId,
+    const {
       userId,
-      connector: 'github',
-      name: 'GitHub',
-      type: 'oauth2',
-      secrets: { fields: {}, oauth: { accessToken: 'gho_test_token' } },
-    });
-    const workflowId = await publish(
-      svc,
+      workflowId,
+      install: installIt,
+    } = await setUpAppTrigger(svc, {
+      accountId,
       apiKey,
-      {
-        trigger: {
-          type: 'app',
-          connector: 'github',
-          trigger: 'new_issue_webhook',
-          input: { owner: 'acme', repo: 'api' },
-        },
-        steps: [
-          { id: randomUUID(), connector: 'transform', action: 'map', input: { expression: 'trigger.title' } },
-        ],
-      },
-      'issues',
-    );
+      username: 'alice',
+      connector: 'github',
+      credential: githubToken,
+      trigger: { trigger: 'new_issue_webhook', input: { owner: 'acme', repo: 'api' } },
+      workflowName: 'issues',
+      installNow: false,
+    });
     const before = github.hooks.size;
-    const inst = await install(svc, apiKey, userId, [workflowId], { credentialIds: { github: cred.id } });
+    const inst = await installIt();
     await until(() => github.hooks.size > before, 'the subscription');
     const [hookId, hook] = [...github.hooks.entries()].at(-1)!;
     // The provider answers before the subscription is stored.
@@ -450,36 +418,25 @@ describe('webhook subscriptions', () => {
 
   it('deactivating and deleting the user unsubscribe too', async () => {
     const { accountId, apiKey } = await svc.account('hooks2');
-    const userId = await createUser(svc, apiKey, 'bob');
-    const cred = await svc.ctx.credentials.create({
-      accountId,
+    const {
       userId,
-      connector: 'github',
-      name: 'GitHub',
-      type: 'oauth2',
-      secrets: { fields: {}, oauth: { accessToken: 'gho_test_token' } },
-    });
-    const workflowId = await publish(
-      svc,
+      workflowId,
+      install: installIt,
+    } = await setUpAppTrigger(svc, {
+      accountId,
       apiKey,
-      {
-        trigger: {
-          type: 'app',
-          connector: 'github',
-          trigger: 'new_pull_request_webhook',
-          input: { repo: 'acme/api' },
-        },
-        steps: [
-          { id: randomUUID(), connector: 'transform', action: 'map', input: { expression: 'trigger.title' } },
-        ],
-      },
-      'prs',
-    );
+      username: 'bob',
+      connector: 'github',
+      credential: githubToken,
+      trigger: { trigger: 'new_pull_request_webhook', input: { repo: 'acme/api' } },
+      workflowName: 'prs',
+      installNow: false,
+    });
     const subscribed = async () => {
       const r = await stateOf(svc, userId, workflowId);
       return r?.triggerState?.subscription?.id;
     };
-    await install(svc, apiKey, userId, [workflowId], { credentialIds: { github: cred.id } });
+    await installIt();
     const first = await until(subscribed, 'the subscription');
     await svc.call('PUT', '/workflows/deactivate', { auth: apiKey, body: { userId, workflowId } });
     expect(github.deleted).toContain(first);

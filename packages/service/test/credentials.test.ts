@@ -339,3 +339,47 @@ describe('vault binding', () => {
     expect(() => svc.ctx.vault.open(rowA!.sealed!, credentialAad(accountId, a))).not.toThrow();
   });
 });
+
+describe('GET /account/credentials', () => {
+  it("lists every user's credentials with their username, filters by status, and only the account's", async () => {
+    const made = await svc.call('POST', '/credentials', {
+      auth: apiKey,
+      body: { userId: 'bob', connector: 'keyco', data: { apiKey: GOOD_KEY } },
+    });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.data.credentialId;
+    await svc.db
+      .update(credentials)
+      .set({ status: 'needs_reconnect', statusReason: 'The key was revoked', statusChangedAt: new Date() })
+      .where(eq(credentials.id, id));
+    const r = await svc.call('GET', '/account/credentials?status=needs_reconnect', { auth: apiKey });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data[0]).toMatchObject({
+      credentialId: id,
+      userId: bob,
+      username: 'bob',
+      connector: 'keyco',
+      status: 'needs_reconnect',
+      statusReason: 'The key was revoked',
+    });
+    expect(r.body.data.every((c: { status: string }) => c.status === 'needs_reconnect')).toBe(true);
+    const all = await svc.call('GET', '/account/credentials', { auth: apiKey });
+    expect(all.body.data.map((c: { credentialId: string }) => c.credentialId)).toContain(id);
+    const other = await svc.account('Other');
+    expect((await svc.call('GET', '/account/credentials', { auth: other.apiKey })).body.data).toEqual([]);
+    const jwt = await tokenFor(svc, apiKey, bob);
+    expect((await svc.call('GET', '/account/credentials', { auth: jwt })).status).toBe(403);
+    expectProblem(
+      await svc.call('GET', '/account/credentials?status=broken', { auth: apiKey }),
+      400,
+      'invalid_request',
+      'query.status',
+    );
+    expectProblem(
+      await svc.call('GET', '/account/credentials?limit=501', { auth: apiKey }),
+      400,
+      'invalid_request',
+      'query.limit',
+    );
+  });
+});

@@ -21,6 +21,7 @@ beforeAll(async () => {
   ids = {
     userId: s.userId,
     workflowId: s.workflowId,
+    integrationId: s.integrationId,
     installationId,
     executionId: executionId!,
     credentialId: '00000000-0000-4000-8000-000000000000',

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { connectorUuid } from '@inlay/connectors';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logPage } from '../src/executions/executions.ts';
 import { executionSteps, executions } from '../src/store/schema.ts';
 import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
 import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
@@ -108,11 +110,248 @@ describe('GET /workflows/{workflowId}/logs', () => {
     expectProblem(await logs('userId=alice', bobJwt), 404, 'not_found');
   });
 
+  // PGlite runs the page as `EXECUTE` with the values as literals: a name is matched as written, never as SQL.
+  it('finds a user whose name holds quotes and backslashes, and nothing for SQL in a name', async () => {
+    const name = `o'brien\\'x"{a,b}\\`;
+    const odd = await createUser(svc, s.apiKey, name);
+    await insertExecutions(svc.db, { ...s, userId: odd }, 2);
+    const r = await logs(`userId=${encodeURIComponent(name)}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toHaveLength(2);
+    const injected = `x');select+1;--`;
+    expectProblem(await logs(`userId=${encodeURIComponent(injected)}`), 404, 'not_found');
+    const statuses = await logs(`userId=${encodeURIComponent(name)}&status=failed,succeeded`);
+    expect(statuses.body.data).toHaveLength(2);
+  });
+
   it('answers 404 for another account’s workflow or user', async () => {
     const other = await seedAccount(svc, { username: 'mallory' });
     expectProblem(await logs(`userId=${s.userId}`, other.apiKey), 404, 'not_found');
     expectProblem(await logs(`userId=${other.userId}`, other.apiKey), 404, 'not_found');
     expectProblem(await logs(`userId=${other.userId}`, other.apiKey, randomUUID()), 404, 'not_found');
+  });
+});
+
+describe('the page the database composes', () => {
+  // The route's JSON comes from SQL; `logPage` is the composition in JavaScript it replaced (MCP still uses it).
+  it('is byte for byte what the JavaScript composition makes of varied runs', async () => {
+    const g = await seedAccount(svc, { username: 'grace' });
+    const odd = 'Déal ☃ 🚀 "q" \\ \u0001\u001f\u2028 \n\t": , "x" \\"';
+    const run = (i: number, over: Partial<typeof executions.$inferInsert> = {}) => ({
+      id: randomUUID(),
+      accountId: g.accountId,
+      userId: g.userId,
+      workflowId: g.workflowId,
+      version: 1 + i,
+      status: 'succeeded' as const,
+      finished: true,
+      trigger: { name: `deal ${i}`, odd },
+      triggerType: 'event',
+      startedAt: new Date(Date.parse('2025-10-01T00:00:00.000Z') + i * 1000 + 7),
+      stoppedAt: new Date(Date.parse('2025-10-01T00:00:00.000Z') + i * 1000 + 250),
+      ...over,
+    });
+    const runs = [
+      run(0, {
+        status: 'failed',
+        error: { code: 'E_BOOM', message: odd, details: { attempt: 3 } },
+        event: '',
+      }),
+      run(1, { status: 'running', finished: false, stoppedAt: null, summary: odd, event: 'deal.created' }),
+      run(2, { trigger: JSON.parse('{"__proto__":{"x":1},"b":1,"10":2,"a":3,"2":4}') }),
+      run(3, { trigger: { n: [1e21, 1e-7, 0.1 + 0.2, -5, 123456789012345680000, 1.5] }, summary: '' }),
+      run(4, { status: 'queued', finished: false, stoppedAt: null }),
+      run(5),
+    ];
+    const rerun = run(6, { rerunOf: runs[0]!.id });
+    const rerun2 = run(7, { rerunOf: runs[0]!.id, status: 'failed', error: 'plain string error' });
+    await svc.db.insert(executions).values([...runs, rerun, rerun2]);
+    const step = (
+      executionId: string,
+      position: number,
+      over: Partial<typeof executionSteps.$inferInsert>,
+    ) => ({
+      executionId,
+      position,
+      userId: g.userId,
+      stepId: `step-${position}`,
+      connector: 'slack',
+      connectorId: connectorUuid('slack'),
+      action: 'post_message',
+      status: 'succeeded' as const,
+      input: { channel: 'C1', text: odd },
+      data: [[{ id: `item-${position}`, json: { ok: true }, statusCode: 200 }]],
+      startedAt: new Date(Date.parse('2025-10-01T00:00:00.000Z') + position),
+      stoppedAt: new Date(Date.parse('2025-10-01T00:00:00.000Z') + position + 99),
+      ...over,
+    });
+    const big = Array.from({ length: 1500 }, (_, i) => ({
+      id: `i${i}`,
+      json: { i, text: `${odd} ${i}`.repeat(3) },
+    }));
+    await svc.db.insert(executionSteps).values([
+      // Control flow: a forEach's iterations, an if's branch; falsy names, errors and ids are left out.
+      step(runs[0]!.id, 0, { name: '', iteration: 0, parentStepId: 'loop', truncated: true, error: null }),
+      step(runs[0]!.id, 1, { name: 'Ünïcode 🚀', iteration: 1, parentStepId: 'loop', branch: 'then' }),
+      step(runs[0]!.id, 2, { parentStepId: '', branch: 'else', status: 'failed', error: { message: odd } }),
+      step(runs[0]!.id, 3, { error: false, input: null, stoppedAt: null, attempts: 3 }),
+      step(runs[1]!.id, 0, { error: 0, input: 'a string' }),
+      step(runs[1]!.id, 1, { error: '', input: [1, 2] }),
+      step(runs[1]!.id, 2, { error: {}, input: false }),
+      // Items as rows written before items were normalised may hold them.
+      step(runs[2]!.id, 0, {
+        data: [
+          [
+            { id: 'a', json: 'text' },
+            { id: 'b', json: 5, statusCode: 201 },
+            { id: 'c', json: [1, 2] },
+            { id: 'd', json: null },
+            { id: 'e' },
+            {},
+            { id: 'f', json: { fine: true } },
+          ],
+          [],
+          [{ id: 'g', json: false }],
+        ],
+      }),
+      step(runs[3]!.id, 0, {
+        data: [
+          [{ id: 'n', json: JSON.parse('{"b":1,"10":2,"a":[1e21,1e-7,-0,0.30000000000000004],"2":4}') }],
+        ],
+      }),
+      step(runs[5]!.id, 0, { data: [big] }),
+      step(runs[5]!.id, 1, { data: [], input: {} }),
+    ]);
+    // What JavaScript never writes but SQL may have: numbers it prints otherwise, sub-millisecond times.
+    await svc.db.execute(sql`update execution_steps set
+        input = '{"x": 1.50, "y": 1e400, "z": -0, "w": 100000000000000000000000}'::jsonb,
+        started_at = '2025-10-01 00:00:00.123987+00', stopped_at = '2025-10-01 00:00:01.999999+00'
+      where execution_id = ${runs[5]!.id}::uuid and position = 1`);
+    await svc.db.execute(sql`update executions set trigger = 'null'::jsonb, error = 'null'::jsonb,
+        started_at = '2025-10-01 00:00:04.000500+00' where id = ${runs[4]!.id}::uuid`);
+
+    const pages: { order: 'asc' | 'desc'; page: number; limit: number; status?: ('failed' | 'running')[] }[] =
+      [
+        { order: 'desc', page: 1, limit: 30 },
+        { order: 'asc', page: 1, limit: 30 },
+        { order: 'desc', page: 2, limit: 3 },
+        { order: 'asc', page: 3, limit: 3 },
+        { order: 'desc', page: 9, limit: 3 },
+        { order: 'desc', page: 1, limit: 30, status: ['failed', 'running'] },
+      ];
+    for (const p of pages) {
+      const q = `userId=${g.userId}&order=${p.order}&page=${p.page}&limit=${p.limit}${p.status ? `&status=${p.status.join(',')}` : ''}`;
+      // Fetched directly: rows from before today's contract (legacy items, odd errors) need not match it.
+      const r = await fetch(`${svc.url}/workflows/${g.workflowId}/logs?${q}`, {
+        headers: { authorization: `Bearer ${g.apiKey}` },
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const old = await logPage(svc.db, {
+        ...p,
+        accountId: g.accountId,
+        userId: g.userId,
+        workflowId: g.workflowId,
+      });
+      expect(await r.text()).toBe(JSON.stringify({ data: old }));
+    }
+    const all = (await (
+      await fetch(`${svc.url}/workflows/${g.workflowId}/logs?userId=${g.userId}&limit=30`, {
+        headers: { authorization: `Bearer ${g.apiKey}` },
+      })
+    ).json()) as { data: { executionId: string; reruns: string[] }[] };
+    expect(all.data).toHaveLength(8);
+    expect(all.data.find((e) => e.executionId === runs[0]!.id)?.reruns).toEqual([rerun.id, rerun2.id]);
+  });
+});
+
+describe('a kept page', () => {
+  // Writes straight to the database, as another node or a worker would: nothing tells this node about them.
+  it('is served again only while nothing it shows has changed', async () => {
+    const k = await seedAccount(svc, { username: 'kept-pages' });
+    const runs = await insertExecutions(svc.db, k, 4);
+    const shapes = [
+      { order: 'desc' as const, page: 1, limit: 30 },
+      { order: 'asc' as const, page: 1, limit: 2 },
+      { order: 'desc' as const, page: 1, limit: 30, status: ['failed' as const] },
+    ];
+    const expectCurrent = async (ref = k.userId) => {
+      for (const p of shapes) {
+        const q = `userId=${encodeURIComponent(ref)}&order=${p.order}&page=${p.page}&limit=${p.limit}${p.status ? `&status=${p.status}` : ''}`;
+        const want = JSON.stringify({
+          data: await logPage(svc.db, {
+            ...p,
+            accountId: k.accountId,
+            userId: k.userId,
+            workflowId: k.workflowId,
+          }),
+        });
+        // Twice: the second answer is the kept one when nothing changed.
+        for (let i = 0; i < 2; i++) {
+          const r = await fetch(`${svc.url}/workflows/${k.workflowId}/logs?${q}`, {
+            headers: { authorization: `Bearer ${k.apiKey}` },
+          });
+          expect(r.status).toBe(200);
+          expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+          expect(await r.text()).toBe(want);
+        }
+      }
+    };
+    await expectCurrent();
+    await expectCurrent('kept-pages');
+
+    // A run's own row.
+    await svc.db
+      .update(executions)
+      .set({ status: 'failed', error: { message: 'late' } })
+      .where(eq(executions.id, runs[1]!));
+    await expectCurrent();
+    // A step added, changed in place, and deleted, without touching its run.
+    await svc.db.insert(executionSteps).values({
+      executionId: runs[2]!,
+      position: 2,
+      userId: k.userId,
+      stepId: 'late-step',
+      connector: 'transform',
+      connectorId: connectorUuid('transform'),
+      action: 'map',
+      status: 'succeeded',
+      input: { late: true },
+      data: [[{ id: 'x', json: { late: true } }]],
+      startedAt: new Date('2025-09-01T10:00:02.300Z'),
+      stoppedAt: new Date('2025-09-01T10:00:02.400Z'),
+    });
+    await expectCurrent();
+    await svc.db.execute(sql`update execution_steps set data = '[[{"id":"y","json":{"changed":1}}]]'::jsonb
+      where execution_id = ${runs[0]!}::uuid and position = 0`);
+    await expectCurrent();
+    await svc.db.delete(executionSteps).where(eq(executionSteps.stepId, 'late-step'));
+    await expectCurrent();
+    // A rerun of the first run: on the first ascending page of two only as an id in that run's `reruns`.
+    const [rerun] = await insertExecutions(svc.db, k, 1, Date.parse('2025-09-02T10:00:00.000Z'));
+    await svc.db.update(executions).set({ rerunOf: runs[0]! }).where(eq(executions.id, rerun!));
+    await expectCurrent();
+    await svc.db.delete(executions).where(eq(executions.id, rerun!));
+    await expectCurrent();
+    // A new run, and a run deleted.
+    await insertExecutions(svc.db, k, 1, Date.parse('2025-09-03T10:00:00.000Z'));
+    await expectCurrent();
+    await svc.db.delete(executions).where(eq(executions.id, runs[0]!));
+    await expectCurrent();
+
+    // The user renamed: the old name finds nobody, the new one finds the same runs.
+    const byName = () =>
+      fetch(`${svc.url}/workflows/${k.workflowId}/logs?userId=kept-pages&limit=30`, {
+        headers: { authorization: `Bearer ${k.apiKey}` },
+      });
+    await svc.db.execute(sql`update users set username = 'kept-pages-2' where id = ${k.userId}::uuid`);
+    expect((await byName()).status).toBe(404);
+    await expectCurrent('kept-pages-2');
+    // Every run of the user deleted.
+    await svc.db.delete(executions).where(eq(executions.userId, k.userId));
+    await expectCurrent();
+    const empty = await logs(`userId=${k.userId}&limit=30`, k.apiKey, k.workflowId);
+    expect(empty.body).toEqual({ data: [] });
   });
 });
 

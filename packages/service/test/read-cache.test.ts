@@ -19,6 +19,64 @@ async function counted(svc: Service, fn: () => Promise<unknown>) {
   return { hits: svc.ctx.reads.hits - hits, misses: svc.ctx.reads.misses - misses };
 }
 
+/** The statements `svc`'s store was asked to run during `fn`. */
+async function queriesDuring(svc: Service, fn: () => Promise<unknown>): Promise<string[]> {
+  const client = (svc.ctx.store.db as unknown as { $client: Record<string, unknown> }).$client;
+  const seen: string[] = [];
+  // node-postgres: pool.query and checkouts; PGlite: query and exec (drizzle and prepared statements use them).
+  const methods = ['query', 'exec', 'connect'].filter((m) => typeof client[m] === 'function');
+  const originals = methods.map((m) => client[m] as (...a: unknown[]) => unknown);
+  methods.forEach((m, i) => {
+    client[m] = function (this: unknown, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string } | undefined;
+      seen.push(`${m}: ${typeof first === 'string' ? first : (first?.text ?? '')}`.slice(0, 120));
+      return originals[i]!.apply(this, args);
+    };
+  });
+  try {
+    await fn();
+  } finally {
+    methods.forEach((m, i) => {
+      client[m] = originals[i];
+    });
+  }
+  return seen;
+}
+
+describe('a repeated workflow list', () => {
+  let svc: Service;
+  let s: Seed;
+
+  beforeAll(async () => {
+    // Background loops slowed down, so what the store is asked while the test reads is the reads' own doing.
+    svc = await startService({
+      env: {
+        INLAY_SCHEDULER_INTERVAL_MS: '3600000',
+        INLAY_WEBHOOK_POLL_MS: '600000',
+        INLAY_RETENTION_INTERVAL_MS: '604800000',
+        INLAY_QUEUE_POLL_MS: '60000',
+      },
+    });
+    s = await seedAccount(svc, { username: 'quiet-alice' });
+    await installDirect(svc.db, s);
+  });
+  afterAll(() => svc?.close());
+
+  it('asks the database nothing once cached, attention included', async () => {
+    const list = () => svc.call('GET', `/workflows?userId=${s.userId}`, { auth: s.apiKey });
+    const first = await list();
+    expect(first.status).toBe(200);
+    expect(first.body.data[0]).toMatchObject({ installed: true, attention: null });
+    let again: Awaited<ReturnType<typeof list>> | undefined;
+    const statements = await queriesDuring(svc, async () => {
+      again = await list();
+      await list();
+    });
+    expect(statements).toEqual([]);
+    expect(again!.text).toBe(first.text);
+  });
+});
+
 describe('read cache on one node', () => {
   let svc: Service;
   let s: Seed;
@@ -38,8 +96,8 @@ describe('read cache on one node', () => {
     const n = await counted(svc, async () => {
       second = await list();
     });
-    // One hit for the workflow list; the API key's account comes from the key cache.
-    expect(n).toEqual({ hits: 1, misses: 0 });
+    // One hit for the workflow list, one for its attention; the API key's account comes from the key cache.
+    expect(n).toEqual({ hits: 2, misses: 0 });
     expect(second!.text).toBe(first.text);
     expect(second!.headers.get('content-type')).toBe(first.headers.get('content-type'));
   });
@@ -67,7 +125,7 @@ describe('read cache on one node', () => {
         .where(eq(userWorkflows.userId, s.userId));
       await list();
     });
-    expect(n).toEqual({ hits: 1, misses: 0 });
+    expect(n).toEqual({ hits: 2, misses: 0 });
   });
 
   it('keeps users apart and follows a username to its new owner', async () => {
@@ -142,7 +200,8 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
   async function warm(svc: Service) {
     await listOn(svc);
     const n = await counted(svc, () => listOn(svc));
-    expect(n.hits).toBe(1);
+    // The workflow list and its attention.
+    expect(n.hits).toBe(2);
   }
 
   it("drops what node B kept when node A writes, once A's notification has reached B", async () => {
@@ -161,6 +220,104 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
     await sql.query('update workflows set name = $1 where id = $2', ['Renamed by a DBA', s.workflowId]);
     await b.ctx.store.changes.sync();
     expect(names(await listOn(b))).toEqual(['Renamed by a DBA']);
+  });
+
+  it('shows attention that another process changed: runs failing, then one succeeding', async () => {
+    const f = await seedAccount(a, { username: 'nodes-frank' });
+    await installDirect(a.db, f);
+    const attentionOn = async (svc: Service) =>
+      (await svc.call('GET', `/workflows?userId=${f.userId}`, { auth: f.apiKey })).body.data[0].attention;
+    expect(await attentionOn(b)).toBeNull();
+    const n = await counted(b, () => attentionOn(b));
+    expect(n).toEqual({ hits: 2, misses: 0 });
+    const run = (status: string, secondsAgo: number) =>
+      sql.query(
+        `insert into executions (id, account_id, user_id, workflow_id, version, status, trigger, trigger_type, error, started_at)
+         values (gen_random_uuid(), $1, $2, $3, 1, $4, '{}', 'manual',
+           case when $4 = 'failed' then '{"code":"step_failed","message":"the mapping broke"}'::jsonb end,
+           now() - make_interval(secs => $5)) returning id`,
+        [f.accountId, f.userId, f.workflowId, status, secondsAgo],
+      );
+    await sql.query('begin');
+    for (const ago of [30, 20, 10]) await run('failed', ago);
+    await sql.query('commit');
+    await b.ctx.store.changes.sync();
+    expect(await attentionOn(b)).toMatchObject({
+      code: 'failing',
+      message: expect.stringContaining('the mapping broke'),
+    });
+    const { rows } = await run('running', 1);
+    await sql.query(`update executions set status = 'succeeded' where id = $1`, [rows[0].id]);
+    await b.ctx.store.changes.sync();
+    expect(await attentionOn(b)).toBeNull();
+  });
+
+  it('announces a success only when it can change attention: after a failure, or beside a run in flight', async () => {
+    const g = await seedAccount(a, { username: 'nodes-grace' });
+    const listener = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => heard.push(m.payload ?? ''));
+    await listener.query('listen inlay_changes');
+    const mine = `u:${g.accountId}:${g.userId}`;
+    let marks = 0;
+    /** Whether `sql` made the user's change heard, waiting for a marker sent after it. */
+    const announces = async (text: string, values: unknown[]) => {
+      heard.length = 0;
+      await sql.query(text, values);
+      const mark = `s:mark-${marks++}`;
+      await sql.query('select pg_notify($1, $2)', ['inlay_changes', mark]);
+      await expect.poll(() => heard.includes(mark), { timeout: 5_000, interval: 5 }).toBe(true);
+      return heard.includes(mine);
+    };
+    const start = async () =>
+      (
+        await sql.query(
+          `insert into executions (id, account_id, user_id, workflow_id, version, status, trigger, trigger_type, started_at)
+           values (gen_random_uuid(), $1, $2, $3, 1, 'running', '{}', 'manual', now()) returning id`,
+          [g.accountId, g.userId, g.workflowId],
+        )
+      ).rows[0].id as string;
+    const end = (id: string, status: string) =>
+      announces('update executions set status = $2 where id = $1', [id, status]);
+    try {
+      const [r1, r2] = [await start(), await start()];
+      expect(await end(r1, 'succeeded')).toBe(true); // r2 still in flight
+      expect(await end(r2, 'succeeded')).toBe(false); // successes only, nothing in flight
+      expect(await end(await start(), 'failed')).toBe(true);
+      expect(await end(await start(), 'succeeded')).toBe(true); // after a failure
+      expect(await announces('delete from executions where user_id = $1', [g.userId])).toBe(true);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it("announces a key's revocation but not its last-use stamp (which would empty every node's key cache each minute)", async () => {
+    const { accountId, apiKey } = await a.account('stamped');
+    const listener = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => heard.push(m.payload ?? ''));
+    await listener.query('listen inlay_changes');
+    /** What `text` made heard, up to a marker sent after it (notifications arrive in commit order). */
+    const announced = async (text: string) => {
+      heard.length = 0;
+      await sql.query(text, [sha256(apiKey)]);
+      await sql.query("select pg_notify('inlay_changes', 's:stamp-mark')");
+      await expect.poll(() => heard.includes('s:stamp-mark'), { timeout: 5_000, interval: 5 }).toBe(true);
+      return heard.filter((p) => p !== 's:stamp-mark');
+    };
+    try {
+      expect(await announced('update api_keys set last_used_at = now() where hash = $1')).toEqual([]);
+      expect(await announced("update api_keys set name = 'renamed' where hash = $1")).toEqual([
+        `k:${accountId}`,
+      ]);
+      expect(await announced('update api_keys set revoked_at = now() where hash = $1')).toEqual([
+        `k:${accountId}`,
+      ]);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('refuses a revoked API key on every node', async () => {
@@ -202,10 +359,14 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
 describe.skipIf(!onPostgres)('local write tracking (PostgreSQL only; skipped on PGlite)', () => {
   let pool: pg.Pool;
   let writes = 0;
+  let attentionWrites = 0;
 
   beforeAll(() => {
     pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
-    trackLocalWrites(pool, () => writes++);
+    trackLocalWrites(pool, (change) => {
+      if (change.kind === 'all') writes++;
+      else if (change.kind === 'topic' && change.topic === 'attention') attentionWrites++;
+    });
   });
   afterAll(() => pool?.end());
 
@@ -266,6 +427,49 @@ describe.skipIf(!onPostgres)('local write tracking (PostgreSQL only; skipped on 
         ]),
       ),
     ).toBe(1);
+  });
+
+  it('tells attention alone of a run ending, a credential status, runs deleted and a poll failing', async () => {
+    const attentionCount = async (fn: () => Promise<unknown>) => {
+      const [w, a] = [writes, attentionWrites];
+      await fn();
+      expect(writes - w).toBe(0);
+      return attentionWrites - a;
+    };
+    const now = new Date().toISOString();
+    for (const [text, values] of [
+      ['update executions set status = status where false', []],
+      [
+        'with done as (update executions set status = $1, finished = true where false returning id) select 1',
+        ['failed'],
+      ],
+      ['update "credentials" set "status" = $1, "status_reason" = $2 where false', ['needs_reconnect', 'x']],
+      ['delete from "executions" where false', []],
+      ['delete from credentials where false', []],
+      ['update "user_workflows" set "next_run_at" = $1, "trigger_state" = $2 where false', [now, '{}']],
+    ] as const) {
+      expect(await attentionCount(() => pool.query(text, [...values])), text).toBe(1);
+    }
+    // A token refresh or a lease renewal (status only in the where clause) changes no attention.
+    expect(
+      await attentionCount(() => pool.query('update "credentials" set "sealed" = $1 where false', ['x'])),
+    ).toBe(0);
+    expect(
+      await attentionCount(() =>
+        pool.query(`update executions set lease_until = now() where false and status = 'running'`),
+      ),
+    ).toBe(0);
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('delete from executions where false');
+      // Attention, or everything (which covers it) when this connection wrote a watched table earlier.
+      const [w, a] = [writes, attentionWrites];
+      await client.query('commit');
+      expect(writes - w + attentionWrites - a).toBe(1);
+    } finally {
+      client.release();
+    }
   });
 
   it('counts the commit of a transaction that wrote, so a read after the commit sees it', async () => {

@@ -26,7 +26,8 @@ describe('GET|PUT /settings', () => {
   it('a new account has no allowed origins', async () => {
     const r = await svc.call('GET', '/settings', { auth: apiKey });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ data: { allowedOrigins: [] } });
+    // The retention is the service's (INLAY_LOG_RETENTION_DAYS, 30 by default), shown read-only.
+    expect(r.body).toEqual({ data: { allowedOrigins: [], logRetentionDays: 30 } });
   });
 
   it('PUT replaces the list, normalised and de-duplicated, and GET reads it back', async () => {

@@ -149,6 +149,7 @@ const stepErrorOf = async (executionId: string) => {
   return step?.error as { code: string; message: string };
 };
 
+let customSeq = 0;
 const entryPoints: SsrfEntryPoint[] = [
   {
     name: 'MCP execute_action_inlay http.request (user JWT only)',
@@ -221,6 +222,39 @@ const entryPoints: SsrfEntryPoint[] = [
       return { code: r.body.code, message: r.body.message };
     },
     expectedCode: (form: SsrfForm) => (form.host.startsWith('[') ? 'invalid_request' : 'egress_denied'),
+  },
+  {
+    name: "custom connector's baseUrl (POST /connectors), then the proxy",
+    async attempt(form) {
+      const id = `ssrf-${++customSeq}`;
+      const created = await svc.call('POST', '/connectors', {
+        auth: apiKey,
+        body: {
+          id,
+          name: 'SSRF',
+          description: 'Points inside',
+          category: 'developer',
+          icon: 'ssrf',
+          baseUrl: form.url,
+          auth: { type: 'none' },
+          actions: [
+            {
+              id: 'read',
+              name: 'Read',
+              description: 'Reads',
+              kind: 'read',
+              input: { type: 'object' },
+              request: { method: 'GET', path: '/' },
+            },
+          ],
+        },
+      });
+      // A literal address is refused when the definition is stored; a name when the request connects.
+      if (created.status !== 201) return { code: created.body.code, message: created.body.message };
+      const r = await svc.call('GET', `/connectors/${id}/proxy/x`, { auth: jwt });
+      expect(r.status, r.text).toBe(422);
+      return { code: r.body.code, message: r.body.message };
+    },
   },
 ];
 

@@ -52,6 +52,30 @@ describe('users', () => {
     expect(names).not.toContain('bob-only');
   });
 
+  it('searches by id, username or full name, case-insensitively, within the account only', async () => {
+    const hopper = await createUser(svc, a.apiKey, 'gmh');
+    await svc.call('PUT', `/users/${hopper}`, { auth: a.apiKey, body: { fullName: 'Grace Hopper' } });
+    await createUser(svc, a.apiKey, 'under_score');
+    await createUser(svc, b.apiKey, 'hopper-in-b');
+    const names = async (search: string) => {
+      const r = await svc.call('GET', `/users?search=${encodeURIComponent(search)}`, { auth: a.apiKey });
+      expect(r.status).toBe(200);
+      return r.body.data.map((u: { username: string }) => u.username).sort();
+    };
+    expect(await names('HOPPER')).toEqual(['gmh']);
+    expect(await names(hopper.toUpperCase())).toEqual(['gmh']);
+    expect(await names('lovelace')).toEqual(['ada']);
+    // LIKE wildcards are plain text: `_` matches only an underscore.
+    expect(await names('r_s')).toEqual(['under_score']);
+    expect(await names('%')).toEqual([]);
+    expectProblem(
+      await svc.call('GET', `/users?search=${'x'.repeat(300)}`, { auth: a.apiKey }),
+      400,
+      'invalid_request',
+      'query.search',
+    );
+  });
+
   it('rejects a duplicate username with 409 naming the field, and allows it in another account', async () => {
     await createUser(svc, a.apiKey, 'dup');
     expectProblem(

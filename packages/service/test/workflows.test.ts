@@ -115,6 +115,23 @@ describe('GET /workflows', () => {
     );
   });
 
+  it('lists the account’s workflows without a user at /account/workflows, and only the account’s', async () => {
+    const r = await svc.call('GET', '/account/workflows', { auth: s.apiKey });
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((w: { workflowId: string }) => w.workflowId)).toContain(s.workflowId);
+    expect(r.body.data.every((w: { installed: boolean }) => !w.installed)).toBe(true);
+    const other = await svc.account('Other');
+    expect((await svc.call('GET', '/account/workflows', { auth: other.apiKey })).body.data).toEqual([]);
+    const jwt = await tokenFor(svc, s.apiKey, s.userId);
+    expect((await svc.call('GET', '/account/workflows', { auth: jwt })).status).toBe(403);
+    expectProblem(
+      await svc.call('GET', '/account/workflows?integrationId=nope', { auth: s.apiKey }),
+      400,
+      'invalid_request',
+      'query.integrationId',
+    );
+  });
+
   it('lets a JWT see the list for its own user', async () => {
     const jwt = await tokenFor(svc, s.apiKey, s.userId);
     const r = await svc.call('GET', '/workflows', { auth: jwt });
@@ -150,6 +167,22 @@ describe('authoring', () => {
       version: 3,
       definition: { trigger: def.trigger },
     });
+    // Earlier versions stay readable by number; one past the current is a 404, a bad number a 400.
+    const v1 = await svc.call('GET', `/workflows/${s.workflowId}/definition?version=1`, { auth: s.apiKey });
+    expect(v1.status).toBe(200);
+    expect(v1.body.version).toBe(1);
+    expect(v1.body.definition).toEqual(rows.find((v) => v.version === 1)!.definition);
+    expectProblem(
+      await svc.call('GET', `/workflows/${s.workflowId}/definition?version=4`, { auth: s.apiKey }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await svc.call('GET', `/workflows/${s.workflowId}/definition?version=0`, { auth: s.apiKey }),
+      400,
+      'invalid_request',
+      'query.version',
+    );
   });
 
   it('rejects definitions that name unknown connectors, actions or sources with 422', async () => {

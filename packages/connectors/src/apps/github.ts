@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineAction, definePollTrigger, defineWebhookTrigger } from '../define.ts';
-import { verifyGithubSignature } from '../triggers/signatures.ts';
+import { signatureVerifiers } from '../triggers/signatures.ts';
 import type { ConnectorDefinition, HttpResponse } from '../types.ts';
 import { bodyLabel, joinMessages, linkHeaderNext, path } from './helpers.ts';
 
@@ -130,8 +130,7 @@ const repoHook = (event: 'issues' | 'pull_request', pick: (body: any) => unknown
     method: 'DELETE' as const,
     path: `${repoPath(input)}${path`/hooks/${id}`}`,
   }),
-  verify: (d: { headers: Record<string, string | undefined>; rawBody: string }, secret: string) =>
-    verifyGithubSignature(d.headers['x-hub-signature-256'], d.rawBody, secret),
+  verify: signatureVerifiers.github,
   // Only "opened" of the event is new; pings and edits start nothing.
   items: (d: { headers: Record<string, string | undefined>; body: unknown }) => {
     const b = d.body as { action?: string } | null;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineAction, definePollTrigger, defineWebhookTrigger } from '../define.ts';
-import { verifyStripeSignature } from '../triggers/signatures.ts';
+import { signatureVerifiers } from '../triggers/signatures.ts';
 import type { ConnectorDefinition } from '../types.ts';
 import { bodyLabel, path, withQuery } from './helpers.ts';
 
@@ -97,7 +97,7 @@ const newCustomerWebhook = defineWebhookTrigger({
     return { id: b.id, secret: b.secret };
   },
   unsubscribe: (_input, id) => ({ method: 'DELETE', path: path`/webhook_endpoints/${id}` }),
-  verify: (d, secret, now) => verifyStripeSignature(d.headers['stripe-signature'], d.rawBody, secret, now),
+  verify: signatureVerifiers.stripe,
   items: (d) => {
     const e = d.body as { type?: string; data?: { object?: Customer } };
     return e.type === 'customer.created' && e.data?.object ? [e.data.object] : [];

@@ -1,6 +1,7 @@
 export {
   githubSignature,
   STRIPE_TOLERANCE_S,
+  signatureVerifiers,
   stripeSignature,
   verifyGithubSignature,
   verifyStripeSignature,

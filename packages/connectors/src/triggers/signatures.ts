@@ -1,4 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { SIGNATURE_SCHEMES } from '@inlay/contract';
+import type { TriggerDelivery } from '../types.ts';
 
 const equalHex = (a: string, b: string) => {
   const x = Buffer.from(a, 'utf8');
@@ -49,4 +51,16 @@ export function verifyStripeSignature(
 export const stripeSignature = (rawBody: string, secret: string, at = new Date()) => {
   const t = Math.floor(at.getTime() / 1000);
   return `t=${t},v1=${hmacHex(secret, `${t}.${rawBody}`)}`;
+};
+
+/**
+ * The signature checks by the name a declarative webhook trigger gives (`"signature": "github"`); the
+ * built-ins use the same ones, so a connector written as data verifies exactly as the TypeScript one does.
+ */
+export const signatureVerifiers: Record<
+  (typeof SIGNATURE_SCHEMES)[number],
+  (delivery: TriggerDelivery, secret: string, now: Date) => boolean
+> = {
+  github: (d, secret) => verifyGithubSignature(d.headers['x-hub-signature-256'], d.rawBody, secret),
+  stripe: (d, secret, now) => verifyStripeSignature(d.headers['stripe-signature'], d.rawBody, secret, now),
 };

@@ -42,14 +42,14 @@ function parseInput(trigger: TriggerDefinition, input: unknown) {
 }
 
 /** Reads id, position and run data of one raw item; an item without an id is the provider's failure. */
-function toItem(trigger: TriggerDefinition, raw: unknown): TriggerItem {
-  const id = trigger.itemId(raw);
+async function toItem(trigger: TriggerDefinition, raw: unknown): Promise<TriggerItem> {
+  const id = await trigger.itemId(raw);
   if (typeof id !== 'string' || id === '') throw fail('an item has no id', 'provider_error');
-  const position = trigger.itemPosition?.(raw);
+  const position = await trigger.itemPosition?.(raw);
   return {
     id,
-    ...(position !== undefined ? { position } : {}),
-    data: trigger.output ? trigger.output(raw) : raw,
+    ...(position !== undefined && position !== null ? { position } : {}),
+    data: trigger.output ? await trigger.output(raw) : raw,
   };
 }
 
@@ -88,7 +88,7 @@ export async function pollTrigger(
   const parsed = parseInput(trigger, input);
   const max = opts.maxItems ?? MAX_ITEMS_PER_POLL;
   const out: TriggerItem[] = [];
-  let req: HttpRequestSpec | undefined = trigger.request(
+  let req: HttpRequestSpec | undefined = await trigger.request(
     parsed,
     runtime.settings(def, opts.credential),
     opts.since,
@@ -106,7 +106,7 @@ export async function pollTrigger(
     };
   for (let page = 0; req && page < (trigger.paging?.maxPages ?? MAX_PAGES) && out.length < max; page++) {
     const res = await runtime.request(def, req, call);
-    const items = readItems(def, trigger, res.body, parsed);
+    const items = await readItems(def, trigger, res.body, parsed);
     out.push(...items);
     if (trigger.order !== 'oldest' && opts.seen && items.some((i) => opts.seen!(i.id))) break;
     if (trigger.order !== 'oldest' && opts.since !== undefined && items.some((i) => isBefore(i, opts.since!)))
@@ -119,15 +119,17 @@ export async function pollTrigger(
 const isBefore = (item: TriggerItem, since: ItemPosition) =>
   item.position !== undefined && comparePositions(item.position, since) < 0;
 
-function readItems(
+async function readItems(
   def: ConnectorDefinition,
   trigger: PollTrigger | WebhookTrigger,
   body: unknown,
   input: unknown,
 ) {
   try {
-    const raw = trigger.kind === 'poll' ? trigger.items(body, input) : [];
-    return raw.map((r) => toItem(trigger, r));
+    const raw = trigger.kind === 'poll' ? await trigger.items(body, input) : [];
+    const out: TriggerItem[] = [];
+    for (const r of raw) out.push(await toItem(trigger, r));
+    return out;
   } catch (err) {
     if (err instanceof ConnectorError) throw err;
     throw fail(`${def.name} answered ${trigger.id} in a shape it does not use`, 'provider_error');
@@ -154,7 +156,7 @@ export async function subscribeTrigger(
   const parsed = parseInput(trigger, input);
   const res = await runtime.request(
     def,
-    trigger.subscribe(parsed, hook, runtime.settings(def, opts.credential)),
+    await trigger.subscribe(parsed, hook, runtime.settings(def, opts.credential)),
     opts,
   );
   const sub = trigger.subscription(res);
@@ -176,7 +178,7 @@ export async function unsubscribeTrigger(
   try {
     await runtime.request(
       def,
-      trigger.unsubscribe(parsed, subscriptionId, runtime.settings(def, opts.credential)),
+      await trigger.unsubscribe(parsed, subscriptionId, runtime.settings(def, opts.credential)),
       opts,
     );
   } catch (err) {
@@ -189,15 +191,17 @@ export async function unsubscribeTrigger(
  * Verifies a delivery's signature and reads its items (oldest first as delivered); undefined when the
  * signature is missing or wrong.
  */
-export function receiveTrigger(
+export async function receiveTrigger(
   runtime: ConnectorRuntime,
   connectorId: string,
   triggerId: string,
   delivery: TriggerDelivery,
   secret: string,
   now = new Date(),
-): TriggerItem[] | undefined {
+): Promise<TriggerItem[] | undefined> {
   const { trigger } = webhookTrigger(runtime, connectorId, triggerId);
   if (!trigger.verify(delivery, secret, now)) return undefined;
-  return trigger.items(delivery).map((r) => toItem(trigger, r));
+  const out: TriggerItem[] = [];
+  for (const r of await trigger.items(delivery)) out.push(await toItem(trigger, r));
+  return out;
 }

@@ -34,6 +34,7 @@ const reposQuery = {
 
 connectorSuite({
   id: 'github',
+  fixture: 'github.json',
   credential: { fields: {}, oauth: { accessToken: token } },
   badCredential: { fields: {}, oauth: { accessToken: 'gho_revoked0000000000000000000000000000' } },
   auth: { header: 'authorization', value: `Bearer ${token}` },

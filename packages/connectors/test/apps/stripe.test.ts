@@ -23,6 +23,7 @@ const form = { 'content-type': 'application/x-www-form-urlencoded', 'stripe-vers
 
 connectorSuite({
   id: 'stripe',
+  fixture: 'stripe.json',
   credential: { fields: { apiKey } },
   badCredential: { fields: { apiKey: 'rk_test_revoked' } },
   auth: { header: 'authorization', value: `Bearer ${apiKey}` },

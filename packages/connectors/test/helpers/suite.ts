@@ -1,10 +1,13 @@
-import type { OptionItem } from '@inlay/contract';
+import { readFileSync } from 'node:fs';
+import { DeclarativeConnector, type OptionItem } from '@inlay/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ConnectorDefinition,
   ConnectorError,
   ConnectorRuntime,
   type CredentialSecrets,
   catalog,
+  compileDeclarative,
   type HttpMethod,
 } from '../../src/index.ts';
 import { type Recorded, type Reply, startProvider } from './provider.ts';
@@ -67,7 +70,17 @@ export interface ConnectorSuite {
   actions: ActionCase[];
   sources: SourceCase[];
   errors?: ErrorCase[];
+  /** A declarative JSON form of the connector under `test/fixtures/`: every case runs against it too. */
+  fixture?: string;
 }
+
+/** A declarative JSON fixture, validated and compiled as `POST /connectors` would. */
+export const loadFixture = (name: string): ConnectorDefinition =>
+  compileDeclarative(
+    DeclarativeConnector.parse(
+      JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8')),
+    ),
+  );
 
 export function queryOf(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -94,6 +107,12 @@ function secrets(id: string, cred: CredentialSecrets): string[] {
  * against a local provider server reached through the `INLAY_CONNECTOR_<ID>_BASE_URL` override.
  */
 export function connectorSuite(suite: ConnectorSuite) {
+  if (!suite.fixture) return formSuite(suite, suite.id, catalog);
+  formSuite(suite, `${suite.id} (typescript form)`, catalog);
+  formSuite(suite, `${suite.id} (json form)`, [loadFixture(suite.fixture)]);
+}
+
+function formSuite(suite: ConnectorSuite, title: string, connectors: readonly ConnectorDefinition[]) {
   let provider: Awaited<ReturnType<typeof startProvider>>;
   let runtime: ConnectorRuntime;
   let replies: Reply[] = [];
@@ -123,12 +142,12 @@ export function connectorSuite(suite: ConnectorSuite) {
     return { result, sent: provider.requests.slice(from) };
   };
 
-  describe(suite.id, () => {
+  describe(title, () => {
     beforeAll(async () => {
       provider = await startProvider({
         '*': () => replies.shift() ?? { status: 500, body: { message: 'unexpected extra request' } },
       });
-      runtime = new ConnectorRuntime({ connectors: catalog, env: { [envName]: provider.url } });
+      runtime = new ConnectorRuntime({ connectors, env: { [envName]: provider.url } });
     });
     afterAll(() => provider.close());
 

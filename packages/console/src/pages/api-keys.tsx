@@ -1,7 +1,10 @@
 import type { ApiKey } from '@inlay/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { ConfirmDelete } from '../confirm-delete.tsx';
+import { SecretOnce } from '../secret-once.tsx';
 import { useConsole } from '../session.tsx';
+import { QueryState, Table } from '../table.tsx';
 import { ErrorText, formatTime } from '../ui.tsx';
 
 export function ApiKeysPage() {
@@ -36,43 +39,20 @@ export function ApiKeysPage() {
       </form>
       {create.error ? <ErrorText error={create.error} /> : null}
       {shown ? (
-        <div className="card notice" role="status">
-          <p>
-            <strong>Copy the new key now:</strong> it is shown only once and stored as a hash.
-          </p>
-          <label>
-            New API key
-            <input className="mono secret" readOnly value={shown} onFocus={(e) => e.currentTarget.select()} />
-          </label>
-          <button type="button" className="secondary" onClick={() => setShown(null)}>
-            Done
-          </button>
-        </div>
+        <SecretOnce fields={[{ label: 'New API key', value: shown }]} onDone={() => setShown(null)}>
+          <strong>Copy the new key now:</strong> it is shown only once and stored as a hash.
+        </SecretOnce>
       ) : null}
-      {keys.error ? <ErrorText error={keys.error} /> : null}
+      <QueryState query={keys} />
       {keys.data ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">The account's API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => (
-                <KeyRow key={k.apiKeyId} k={k} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption="The account's API keys"
+          columns={['Name', 'Key', 'Created', 'Last used', 'State', { hidden: 'Actions' }]}
+        >
+          {keys.data.map((k) => (
+            <KeyRow key={k.apiKeyId} k={k} />
+          ))}
+        </Table>
       ) : null}
     </>
   );
@@ -81,14 +61,6 @@ export function ApiKeysPage() {
 function KeyRow({ k }: { k: ApiKey }) {
   const { client } = useConsole();
   const qc = useQueryClient();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const revoke = useMutation({
-    mutationFn: () => client.apiKeys.revoke(k.apiKeyId),
-    onSuccess: () => {
-      dialog.current?.close();
-      void qc.invalidateQueries({ queryKey: ['api-keys'] });
-    },
-  });
   const label = k.name ?? k.prefix;
   return (
     <tr>
@@ -99,29 +71,19 @@ function KeyRow({ k }: { k: ApiKey }) {
       <td>{k.revokedAt ? `revoked ${formatTime(k.revokedAt)}` : 'active'}</td>
       <td>
         {k.revokedAt ? null : (
-          <>
-            <button type="button" className="danger" onClick={() => dialog.current?.showModal()}>
-              Revoke<span className="sr-only"> {label}</span>
-            </button>
-            <dialog ref={dialog} aria-labelledby={`revoke-${k.apiKeyId}`}>
-              <h2 id={`revoke-${k.apiKeyId}`}>Revoke {label}?</h2>
-              <p>Requests with this key, and console sessions opened with it, stop working at once.</p>
-              {revoke.error ? <ErrorText error={revoke.error} /> : null}
-              <div className="actions">
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={() => revoke.mutate()}
-                  disabled={revoke.isPending}
-                >
-                  Revoke key
-                </button>
-                <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
-                  Cancel
-                </button>
-              </div>
-            </dialog>
-          </>
+          <ConfirmDelete
+            trigger={
+              <>
+                Revoke<span className="sr-only"> {label}</span>
+              </>
+            }
+            title={`Revoke ${label}?`}
+            confirm="Revoke key"
+            action={() => client.apiKeys.revoke(k.apiKeyId)}
+            onDone={() => void qc.invalidateQueries({ queryKey: ['api-keys'] })}
+          >
+            <p>Requests with this key, and console sessions opened with it, stop working at once.</p>
+          </ConfirmDelete>
         )}
       </td>
     </tr>

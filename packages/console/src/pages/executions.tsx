@@ -3,6 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link, navigate, usePath } from '../router.tsx';
 import { useConsole } from '../session.tsx';
+import { QueryState, Table } from '../table.tsx';
 import { ErrorText, formatMs, formatTime, Json, StatusBadge } from '../ui.tsx';
 
 const FILTERS = ['status', 'workflowId', 'userId', 'from', 'to'] as const;
@@ -79,47 +80,34 @@ export function ExecutionsPage() {
           </button>
         </div>
       </form>
-      {list.error ? <ErrorText error={list.error} /> : null}
-      {list.isPending ? <p className="loading">Loading…</p> : null}
-      {list.data && rows.length === 0 ? <p className="muted">No runs match these filters.</p> : null}
+      <QueryState
+        query={{ error: list.error, isPending: list.isPending, data: list.data && rows }}
+        empty="No runs match these filters."
+      />
       {rows.length ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Runs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Started (UTC)</th>
-                <th scope="col">Status</th>
-                <th scope="col">Workflow</th>
-                <th scope="col">User</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.executionId}>
-                  <td>
-                    <Link to={`/executions/${e.executionId}`}>{formatTime(e.startedAt)}</Link>
-                  </td>
-                  <td>
-                    <StatusBadge status={e.status} />
-                  </td>
-                  <td>
-                    <Link to={`/executions?workflowId=${e.workflowId}`}>
-                      {e.workflowName ?? e.workflowId}
-                    </Link>
-                  </td>
-                  <td>
-                    <Link to={`/executions?userId=${encodeURIComponent(e.username)}`}>{e.username}</Link>
-                  </td>
-                  <td>{e.event ?? e.triggerType}</td>
-                  <td>{formatMs(e.durationMs)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption="Runs, newest first"
+          columns={['Started (UTC)', 'Status', 'Workflow', 'User', 'Trigger', 'Duration']}
+        >
+          {rows.map((e) => (
+            <tr key={e.executionId}>
+              <td>
+                <Link to={`/executions/${e.executionId}`}>{formatTime(e.startedAt)}</Link>
+              </td>
+              <td>
+                <StatusBadge status={e.status} />
+              </td>
+              <td>
+                <Link to={`/executions?workflowId=${e.workflowId}`}>{e.workflowName ?? e.workflowId}</Link>
+              </td>
+              <td>
+                <Link to={`/executions?userId=${encodeURIComponent(e.username)}`}>{e.username}</Link>
+              </td>
+              <td>{e.event ?? e.triggerType}</td>
+              <td>{formatMs(e.durationMs)}</td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
       {list.hasNextPage ? (
         <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { RunsChart } from '../chart.tsx';
 import { Link } from '../router.tsx';
 import { useConsole } from '../session.tsx';
+import { QueryState, Table } from '../table.tsx';
 import { ErrorText, formatMs, formatTime } from '../ui.tsx';
 
 export function OverviewPage() {
@@ -43,6 +44,7 @@ export function OverviewPage() {
         {stats.error ? <ErrorText error={stats.error} /> : null}
         {stats.data ? <StatsView stats={stats.data} /> : <p className="loading">Loading…</p>}
       </section>
+      <NeedsReconnect />
       <FailingDeliveries />
     </>
   );
@@ -76,32 +78,49 @@ function StatsView({ stats }: { stats: ExecutionStats }) {
       {stats.slowestWorkflows.length === 0 ? (
         <p className="muted">No finished runs in this period.</p>
       ) : (
-        <div className="table-wrap">
-          <table aria-labelledby="slowest-h">
-            <thead>
-              <tr>
-                <th scope="col">Workflow</th>
-                <th scope="col">Runs</th>
-                <th scope="col">p95</th>
-              </tr>
-            </thead>
-            <tbody>
-              {stats.slowestWorkflows.map((w) => (
-                <tr key={w.workflowId}>
-                  <td>
-                    <Link to={`/executions?workflowId=${w.workflowId}`}>
-                      {w.workflowName ?? w.workflowId}
-                    </Link>
-                  </td>
-                  <td>{w.runs}</td>
-                  <td>{formatMs(w.p95Ms)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table labelledBy="slowest-h" columns={['Workflow', 'Runs', 'p95']}>
+          {stats.slowestWorkflows.map((w) => (
+            <tr key={w.workflowId}>
+              <td>
+                <Link to={`/executions?workflowId=${w.workflowId}`}>{w.workflowName ?? w.workflowId}</Link>
+              </td>
+              <td>{w.runs}</td>
+              <td>{formatMs(w.p95Ms)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </>
+  );
+}
+
+/** Connections a user must sign in to again (`GET /account/credentials?status=needs_reconnect`). */
+function NeedsReconnect() {
+  const { client } = useConsole();
+  const q = useQuery({
+    queryKey: ['needs-reconnect'],
+    queryFn: () => client.credentials.listAll({ status: 'needs_reconnect', limit: '50' }),
+  });
+  return (
+    <section aria-labelledby="reconnect-h" className="card">
+      <h2 id="reconnect-h">Connections that need a reconnect</h2>
+      <QueryState query={q} empty="None: every connection works." />
+      {q.data?.length ? (
+        <Table labelledBy="reconnect-h" columns={['User', 'Connector', 'Account', 'Why', 'Since (UTC)']}>
+          {q.data.map((c) => (
+            <tr key={c.credentialId}>
+              <td>
+                <Link to={`/users/${c.userId}`}>{c.username}</Link>
+              </td>
+              <td>{c.name}</td>
+              <td>{c.accountLabel ?? '—'}</td>
+              <td>{c.statusReason ?? '—'}</td>
+              <td>{formatTime(c.statusChangedAt)}</td>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
+    </section>
   );
 }
 
@@ -128,35 +147,23 @@ function FailingDeliveries() {
   return (
     <section aria-labelledby="deliveries-h" className="card">
       <h2 id="deliveries-h">Failing webhook deliveries</h2>
-      {q.error ? <ErrorText error={q.error} /> : null}
-      {q.data?.length === 0 ? <p className="muted">None: every delivery went through.</p> : null}
+      <QueryState query={q} empty="None: every delivery went through." />
       {q.data?.length ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last error</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {q.data.map(([e, d]) => (
-                <tr key={d.deliveryId}>
-                  <td className="mono">{e.url}</td>
-                  <td>{d.event}</td>
-                  <td>{d.status}</td>
-                  <td>{d.attempts}</td>
-                  <td>{d.lastError ?? (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : '—')}</td>
-                  <td>{formatTime(d.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          labelledBy="deliveries-h"
+          columns={['Endpoint', 'Event', 'Status', 'Attempts', 'Last error', 'Created']}
+        >
+          {q.data.map(([e, d]) => (
+            <tr key={d.deliveryId}>
+              <td className="mono">{e.url}</td>
+              <td>{d.event}</td>
+              <td>{d.status}</td>
+              <td>{d.attempts}</td>
+              <td>{d.lastError ?? (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : '—')}</td>
+              <td>{formatTime(d.createdAt)}</td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
     </section>
   );

@@ -1,11 +1,13 @@
-import type { Credential } from '@inlay/client';
+import { type Credential, OAuthError } from '@inlay/client';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useConnections } from '../hooks/useConnections.ts';
 import { useConnectors } from '../hooks/useConnectors.ts';
 import { useInlay } from '../hooks/useInlay.ts';
+import { useOAuthSignIn } from '../hooks/useOAuthSignIn.ts';
 import { cx } from '../utils.ts';
 import { Dialog } from './Dialog.tsx';
 import { KeyForm } from './KeyForm.tsx';
+import { OAuthNotice } from './OAuthNotice.tsx';
 import { Root } from './Root.tsx';
 import { ErrorMessage, ErrorState, Icon, Skeleton } from './States.tsx';
 
@@ -37,6 +39,15 @@ export function Connections({ className }: ConnectionsProps) {
   const [confirm, setConfirm] = useState<Credential | null>(null);
   const [error, setError] = useState<unknown>(null);
   const app = (cred: Credential) => connectors.data?.find((d) => d.id === cred.connector);
+  const signIn = useOAuthSignIn();
+  // OAuth in place (same id), with the popup's notice under the card; Cancel is not an error.
+  const reconnect = (cred: Credential) =>
+    signIn
+      .start(cred.connector, { credentialId: cred.credentialId })
+      .catch((e: unknown) => {
+        if (!(e instanceof OAuthError && (e.code === 'aborted' || e.code === 'popup_blocked'))) setError(e);
+      })
+      .finally(c.refresh);
 
   const saveName = (e: FormEvent, cred: Credential) => {
     e.preventDefault();
@@ -118,11 +129,11 @@ export function Connections({ className }: ConnectionsProps) {
                   <button
                     type="button"
                     className="inlay-button inlay-button-primary"
-                    disabled={c.pending !== null}
+                    disabled={c.pending !== null || signIn.pending !== null}
                     // OAuth: the popup, in place. An API key: its form, sent with `PUT` (same id).
                     onClick={() =>
                       app(cred)!.authType === 'oauth2'
-                        ? c.reconnect(cred).catch(setError)
+                        ? reconnect(cred)
                         : setRenaming(`key:${cred.credentialId}`)
                     }
                   >
@@ -150,6 +161,7 @@ export function Connections({ className }: ConnectionsProps) {
                 </button>
               </div>
             )}
+            {app(cred) && <OAuthNotice signIn={signIn} target={cred.credentialId} app={app(cred)!.name} />}
           </li>
         ))}
       </ul>

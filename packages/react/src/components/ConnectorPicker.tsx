@@ -1,9 +1,10 @@
 import { type Connector, OAuthError } from '@inlay/client';
-import { useEffect, useId, useState } from 'react';
-import { useConnect } from '../hooks/useConnect.ts';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useCredentials } from '../hooks/useCredentials.ts';
 import { useInlay } from '../hooks/useInlay.ts';
+import { useOAuthSignIn } from '../hooks/useOAuthSignIn.ts';
 import { KeyForm } from './KeyForm.tsx';
+import { OAuthNotice } from './OAuthNotice.tsx';
 import { ErrorState, Icon, useErrorText } from './States.tsx';
 
 export interface ConnectorPickerProps {
@@ -13,20 +14,38 @@ export interface ConnectorPickerProps {
   /** Progress to keep across the OAuth redirect fallback. */
   resumeState: () => unknown;
   error?: string;
+  /** True while an OAuth sign-in of this connector is under way (the install modal holds Next meanwhile). */
+  onBusy?: (busy: boolean) => void;
 }
 
 const NEW = '__new__';
+
+/** Focuses `selector` in the box next frame, unless the focus is already somewhere that still exists. */
+function refocus(box: RefObject<HTMLElement | null>, selector: string) {
+  requestAnimationFrame(() => {
+    const a = document.activeElement;
+    if (a && a !== document.body && a.isConnected) return;
+    box.current?.querySelector<HTMLElement>(selector)?.focus();
+  });
+}
 
 /**
  * Step one for one connector: pick one of the user's connected credentials or add one, by OAuth (popup
  * opened synchronously in the click handler) or an API-key form that shows the provider's refusal inline.
  */
-export function ConnectorPicker({ connector, value, onChange, resumeState, error }: ConnectorPickerProps) {
+export function ConnectorPicker({
+  connector,
+  value,
+  onChange,
+  resumeState,
+  error,
+  onBusy,
+}: ConnectorPickerProps) {
   const { t } = useInlay();
   const errorText = useErrorText();
   const id = useId();
   const creds = useCredentials(connector.id);
-  const connect = useConnect();
+  const signIn = useOAuthSignIn();
   // The broken API-key credential whose new secrets are being entered (reconnected in place).
   const [replacing, setReplacing] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -44,7 +63,17 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
       onChange(preselect);
     }
   }, [preselect, onChange]);
-  const busy = connect.pending === connector.id;
+  const busy = signIn.pending === connector.id;
+  const busyRef = useRef(onBusy);
+  busyRef.current = onBusy;
+  useEffect(() => busyRef.current?.(busy), [busy]);
+  // The sign-in window in progress (Reopen, Cancel), or the blocked popup's question.
+  const notice = signIn.state && (signIn.state.popup || signIn.state.blocked);
+  // Focus follows the control that replaced the one used: the notice's first button, then the account picked.
+  const box = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => {
+    if (notice) refocus(box, '.inlay-wait button');
+  }, [notice]);
 
   const select = (v: string) => {
     setChoice(v);
@@ -59,22 +88,28 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
   // Synchronous up to `connect.oauth()`: the popup opens inside this click.
   const startOAuth = (credentialId?: string) => {
     setFormError(null);
-    connect.oauth(connector.id, { state: resumeState(), ...(credentialId ? { credentialId } : {}) }).then(
-      (r) => {
-        if (r.status === 'connected') connected(r.credentialId);
-        else if (r.via !== 'redirect') setFormError(t('connectFailed', { reason: r.reason ?? r.status }));
-      },
-      (e: unknown) =>
-        setFormError(
-          e instanceof OAuthError && e.code === 'popup_closed'
-            ? t('popupClosed')
-            : t('connectFailed', { reason: errorText(e) }),
-        ),
-    );
+    signIn
+      .start(connector.id, { state: resumeState(), ...(credentialId ? { credentialId } : {}) })
+      .then(
+        (r) => {
+          if (r.status === 'connected') connected(r.credentialId);
+          else if (r.via !== 'redirect') setFormError(t('connectFailed', { reason: r.reason ?? r.status }));
+        },
+        (e: unknown) => {
+          // Cancel (here or in the blocked notice) is the user's choice, not an error.
+          if (e instanceof OAuthError && (e.code === 'aborted' || e.code === 'popup_blocked')) return;
+          setFormError(
+            e instanceof OAuthError && e.code === 'popup_closed'
+              ? t('popupClosed')
+              : t('connectFailed', { reason: errorText(e) }),
+          );
+        },
+      )
+      .finally(() => refocus(box, 'input:checked, button:not(:disabled), input'));
   };
 
   return (
-    <fieldset className="inlay-connector" aria-describedby={error ? `${id}-e` : undefined}>
+    <fieldset ref={box} className="inlay-connector" aria-describedby={error ? `${id}-e` : undefined}>
       <legend className="inlay-label">
         <Icon src={connector.icon} size={20} /> {t('account', { app: connector.name })}
       </legend>
@@ -134,7 +169,9 @@ export function ConnectorPicker({ connector, value, onChange, resumeState, error
           )}
         </div>
       ))}
+      {signIn.state && <OAuthNotice signIn={signIn} target={signIn.state.target} app={connector.name} />}
       {picked === NEW &&
+        !notice &&
         (connector.authType === 'oauth2' ? (
           <button
             type="button"

@@ -92,6 +92,8 @@ export function InstallModal(props: InstallModalProps) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
+  // Connectors whose OAuth sign-in is under way: Next waits for them.
+  const [signingIn, setSigningIn] = useState<Record<string, boolean>>({});
   const heading = useRef<HTMLHeadingElement>(null);
   const current = step && steps.includes(step) ? step : steps[0]!;
   const index = steps.indexOf(current);
@@ -302,6 +304,7 @@ export function InstallModal(props: InstallModalProps) {
                       setSubmitError(null);
                     }}
                     resumeState={() => ({ workflowId, credentialIds: creds, values })}
+                    onBusy={(b) => setSigningIn((p) => (p[c.id] === b ? p : { ...p, [c.id]: b }))}
                   />
                 ))}
               </>
@@ -387,7 +390,12 @@ export function InstallModal(props: InstallModalProps) {
                 {install.isPending ? t('saving') : t(editing ? 'saveChanges' : 'installAction')}
               </button>
             ) : (
-              <button type="button" className="inlay-button inlay-button-primary" onClick={next}>
+              <button
+                type="button"
+                className="inlay-button inlay-button-primary"
+                disabled={current === 'connect' && Object.values(signingIn).some(Boolean)}
+                onClick={next}
+              >
                 {t('next')}
               </button>
             )}

@@ -2,18 +2,20 @@
 import { type Connector, inlayKeys, inlayQueries, type Workflow } from '@inlay/client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useConnect } from '../hooks/useConnect.ts';
 import { useConnectors } from '../hooks/useConnectors.ts';
 import { useInlay } from '../hooks/useInlay.ts';
+import { useOAuthSignIn } from '../hooks/useOAuthSignIn.ts';
 import { useToggleWorkflow } from '../hooks/useToggleWorkflow.ts';
 import { useUninstall } from '../hooks/useUninstall.ts';
 import { useWorkflows } from '../hooks/useWorkflows.ts';
 import type { MessageKey } from '../i18n/locales/en.ts';
+import { triggerSentence } from '../i18n/triggerSentence.ts';
 import { type ClassNames, cx, useControllableState } from '../utils.ts';
 import { Dialog } from './Dialog.tsx';
 import { ExecutionLogs } from './ExecutionLogs.tsx';
 import { InstallModal } from './InstallModal.tsx';
 import { KeyForm } from './KeyForm.tsx';
+import { OAuthNotice } from './OAuthNotice.tsx';
 import { Root } from './Root.tsx';
 import { ErrorMessage, ErrorState, Icon, Skeleton } from './States.tsx';
 
@@ -62,6 +64,11 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
     props.onCategoryChange,
   );
   const [modal, setModal] = useState<string | null>(null);
+  // The confirmation after an install or edit, shown (and announced politely) in that workflow's card.
+  const [done, setDone] = useState<{ workflowId: string; text: string } | null>(null);
+  useEffect(() => {
+    if (modal) setDone(null);
+  }, [modal]);
   const [confirm, setConfirm] = useState<Workflow | null>(null);
   const list = useRef<HTMLDivElement>(null);
   // After a dialog closes, the button that opened it may be gone (Install became Configure): the focus
@@ -83,7 +90,7 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
   // Read only when a card needs a reconnect: the page makes no extra request otherwise.
   const needsReconnect = (workflows.data ?? []).some((w) => w.attention?.code === 'needs_reconnect');
   const creds = useQuery({ ...inlayQueries.credentials(client), enabled: needsReconnect }, queryClient);
-  const connect = useConnect();
+  const signIn = useOAuthSignIn();
   const refreshWorkflows = () =>
     queryClient.invalidateQueries({ queryKey: inlayKeys.workflows(client.baseUrl) });
   // An API-key account's new secrets, entered in a dialog and sent with `PUT` (same credential id).
@@ -93,8 +100,9 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
     const def = connectors.data?.find((c) => c.id === cred?.connector);
     if (!cred || !def) return setModal(w.workflowId);
     if (def.authType !== 'oauth2') return setKeyFor({ credentialId: cred.credentialId, connector: def });
-    connect
-      .oauth(cred.connector, { credentialId: cred.credentialId })
+    // The card's notice says what to do meanwhile; a failure leaves the attention shown, with the button.
+    signIn
+      .start(cred.connector, { credentialId: cred.credentialId })
       .then(refreshWorkflows)
       .catch(() => {});
   };
@@ -185,6 +193,7 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                 )}
               </div>
               {w.description && <p className="inlay-card-text">{w.description}</p>}
+              <TriggerLine workflow={w} catalog={connectors.data} />
               {w.attention && (
                 <p className="inlay-field-error" role="status">
                   {w.attention.message}{' '}
@@ -192,13 +201,16 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                     <button
                       type="button"
                       className="inlay-button"
-                      disabled={connect.pending !== null}
+                      disabled={signIn.pending !== null}
                       onClick={() => reconnect(w)}
                     >
                       {t('reconnectApp', { app: appOf(w) }).trim()}
                     </button>
                   )}
                 </p>
+              )}
+              {w.attention?.credentialId && (
+                <OAuthNotice signIn={signIn} target={w.attention.credentialId} app={appOf(w)} />
               )}
               {w.connectors.length > 0 && (
                 <p className="inlay-muted">
@@ -262,6 +274,15 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                   </button>
                 )}
               </div>
+              {/* Mounted (empty) while this workflow's dialog is open, so screen readers announce the text. */}
+              {(modal === w.workflowId || done?.workflowId === w.workflowId) && (
+                <p
+                  className={done?.workflowId === w.workflowId ? 'inlay-notice' : 'inlay-sr-only'}
+                  role="status"
+                >
+                  {done?.text}
+                </p>
+              )}
               {toggle.isError && toggle.variables?.workflowId === w.workflowId && (
                 <ErrorMessage error={toggle.error} />
               )}
@@ -306,6 +327,13 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
         <InstallModal
           workflowId={modal}
           open
+          onInstalled={() => {
+            const w = workflows.data?.find((x) => x.workflowId === modal);
+            setDone({
+              workflowId: modal,
+              text: w?.installed ? t('savedDone') : t('installedDone', { name: w?.name ?? '' }),
+            });
+          }}
           onOpenChange={(o) => {
             if (o) return;
             setModal(null);
@@ -378,4 +406,11 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
       </Dialog>
     </Root>
   );
+}
+
+/** What starts the workflow, when it is an event in an app ("When a new customer is created in Stripe"). */
+function TriggerLine({ workflow, catalog }: { workflow: Workflow; catalog: Connector[] | undefined }) {
+  const { t } = useInlay();
+  const text = triggerSentence(workflow, catalog, t);
+  return text ? <p className="inlay-card-text inlay-trigger">{text}</p> : null;
 }

@@ -1,8 +1,14 @@
-import { type Credential, connectOAuth, inlayKeys, type OAuthResult } from '@inlay/client';
+import {
+  type ConnectOAuthOptions as ClientOAuthOptions,
+  type Credential,
+  connectOAuth,
+  inlayKeys,
+  type OAuthResult,
+} from '@inlay/client';
 import { useCallback, useState } from 'react';
 import { useInlay } from './useInlay.ts';
 
-export interface ConnectOAuthOptions {
+export interface ConnectOAuthOptions extends Pick<ClientOAuthOptions, 'onPopup' | 'onPopupBlocked'> {
   name?: string;
   /** Reconnect this credential in place (same id: the installations using it keep working). */
   credentialId?: string;

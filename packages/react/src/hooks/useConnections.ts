@@ -25,13 +25,15 @@ export function useConnections() {
   const connect = useConnect();
 
   const data = useMemo<Connection[] | undefined>(() => {
-    if (!credentials.data) return undefined;
-    const names = new Map((workflows.data ?? []).map((w) => [w.workflowId, w.name]));
+    // Wait for all three: a card must not say "Not used by any workflow" (or show a raw id) while the
+    // installations or the workflow names are still on their way.
+    if (!credentials.data || !installations.data || !workflows.data) return undefined;
+    const names = new Map(workflows.data.map((w) => [w.workflowId, w.name]));
     return credentials.data
       .filter((c) => c.status !== 'pending')
       .map((credential) => ({
         credential,
-        workflows: (installations.data ?? [])
+        workflows: installations.data
           .filter((i) => Object.values(i.credentialIds).includes(credential.credentialId))
           .flatMap((i) => i.workflowIds)
           .map((workflowId) => ({ workflowId, name: names.get(workflowId) ?? workflowId })),
@@ -50,8 +52,8 @@ export function useConnections() {
 
   return {
     data,
-    isLoading: credentials.isLoading || installations.isLoading,
-    error: credentials.error ?? installations.error,
+    isLoading: credentials.isLoading || installations.isLoading || workflows.isLoading,
+    error: credentials.error ?? installations.error ?? workflows.error,
     /** `POST /credentials/{id}/test`: re-tests now and records the status and account label. */
     test: (credentialId: string) => client.credentials.test(credentialId).finally(refresh),
     /** Reconnects an OAuth account in place (same id): call synchronously from a click handler. */

@@ -110,3 +110,20 @@ export async function axeViolations(page: Page) {
   });
   return result as { id: string; impact: string; nodes: string[] }[];
 }
+
+/**
+ * Until `release()`, the popup's way to the provider (Inlay's start link) ends on a stand-in consent page that
+ * never answers, so the hint stays up; afterwards the start link reaches the service and the consent runs.
+ */
+export async function holdConsent(page: Page) {
+  let open = false;
+  await page.context().route(
+    (u) => u.pathname.endsWith('/oauth/start'),
+    (r) => (open ? r.continue() : r.fulfill({ contentType: 'text/html', body: '<title>Consent</title>' })),
+  );
+  return {
+    release: () => {
+      open = true;
+    },
+  };
+}

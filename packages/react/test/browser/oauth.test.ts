@@ -57,6 +57,8 @@ describe.each([
     await page.getByRole('button', { name: 'Install: Sync Acme projects' }).click();
     const dialog = page.getByRole('dialog', { name: 'Install Sync Acme projects' });
     await dialog.getByRole('button', { name: 'Connect with Acme' }).click();
+    // One click on the notice lets the page go (see connect-state.test.ts for the notice itself).
+    await dialog.getByRole('button', { name: 'Continue' }).click();
     // The page leaves for the provider and comes back; the modal reopens with the new account picked.
     await page.waitForURL((u) => u.searchParams.get('status') === 'connected' || u.origin === h.origin, {
       timeout: 20_000,

@@ -21,6 +21,7 @@ describe('<IntegrationsPage> against the service', () => {
       'Discord alerts',
       'Billing',
       'Acme sync',
+      'Stripe signups',
     ]);
     const slack = card('Post new deals to Slack');
     // One badge: "Paused" says it is installed too.
@@ -53,6 +54,7 @@ describe('<IntegrationsPage> against the service', () => {
     await user.selectOptions(category, 'payments');
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
       'Look up Stripe customers',
+      'Welcome new customers',
     ]);
     await user.type(screen.getByRole('searchbox'), 'slack');
     expect(screen.getByRole('status').textContent).toBe('No integrations match your search.');

@@ -9,10 +9,12 @@ import { checkAllowedOrigins, loadSettings, saveAllowedOrigins } from './setting
 /** `GET|PUT /settings`: account-wide settings, API key only (a user must not widen where OAuth may land). */
 export function settingsRoutes(ctx: AppContext): Router {
   const r = Router();
+  // Set for the whole service (environment), shown with the account's own so the console can say so.
+  const serviceWide = { logRetentionDays: ctx.config.logRetentionDays };
   r.get('/settings', requireApiKey, async (req, res) => {
     const settings = await loadSettings(ctx.db, req.principal!.accountId);
     if (!settings) throw notFound('Account');
-    res.json({ data: settings });
+    res.json({ data: { ...settings, ...serviceWide } });
   });
   r.put('/settings', requireApiKey, async (req, res) => {
     const body = parse(UpdateAccountSettingsBody, req.body, 'body');
@@ -22,7 +24,7 @@ export function settingsRoutes(ctx: AppContext): Router {
       checkAllowedOrigins(body.allowedOrigins),
     );
     if (!settings) throw notFound('Account');
-    res.json({ data: settings });
+    res.json({ data: { ...settings, ...serviceWide } });
   });
   return r;
 }

@@ -10,11 +10,11 @@ import { loadOptions, usableCredential } from './options.ts';
 export function connectorOptionsRoutes(ctx: AppContext): Router {
   const r = Router();
   r.get('/connectors/:connector/options/:source', async (req, res) => {
-    const def = ctx.connectors.get(String(req.params.connector));
+    const q = parse(OptionsQuery, req.query, 'query');
+    const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(String(req.params.connector));
     if (!def) throw notFound('Connector');
     const source = String(req.params.source);
     if (!Object.hasOwn(def.sources ?? {}, source)) throw notFound('Option source');
-    const q = parse(OptionsQuery, req.query, 'query');
     const user = await resolveUser(ctx, req, q.userId);
     const credential = await usableCredential(ctx, user, def, q.credentialId, 'query.credentialId', () =>
       notFound('Credential'),

@@ -73,7 +73,7 @@ export async function loadOptions(
   search?: string,
 ): Promise<OptionItem[]> {
   try {
-    return await ctx.connectors.options(def.id, source, {
+    return await ctx.registry.runtimeOf(def).options(def.id, source, {
       credential: credential?.secrets,
       onUnauthorized: credential?.refresh,
       onAuthRefused: credential?.authRefused,

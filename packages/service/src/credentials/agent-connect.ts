@@ -17,7 +17,7 @@ export async function createCredentialFor(
   req: { connectorId: string; redirectUri?: string; fields?: Record<string, string>; credentialId?: string },
 ): Promise<{ credentialId: string; status: string; authorizeUrl?: string }> {
   try {
-    const def = ctx.connectors.get(req.connectorId);
+    const def = (await ctx.registry.forAccount(user.accountId)).get(req.connectorId);
     if (def?.auth.type === 'oauth2') {
       // The same rule as the REST route, named as the agent knows it (the tool's `redirectUri`, which
       // defaults to the `x-redirect-uri` header): http(s) only, on one of the account's allowed origins.

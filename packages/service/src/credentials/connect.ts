@@ -11,16 +11,22 @@ import { shortReason } from './credentials.ts';
  * is a 422 carrying the provider's reason, a provider that cannot be reached a 502; either way nothing is
  * stored. Returns the fields to seal and the account label the test read.
  */
-async function checkedSecrets(ctx: AppContext, connector: string, data: Record<string, string>) {
-  const def = ctx.connectors.get(connector);
+async function checkedSecrets(
+  ctx: AppContext,
+  accountId: string,
+  connector: string,
+  data: Record<string, string>,
+) {
+  const connectors = await ctx.registry.forAccount(accountId);
+  const def = connectors.get(connector);
   if (!def) throw unprocessable('body.connector', 'exists', `no connector "${connector}"`);
   if (def.auth.type === 'oauth2')
     throw unprocessable('body.connector', 'auth_type', `${def.id} uses OAuth: use POST /credentials/oauth`);
   if (def.auth.type === 'none')
     throw unprocessable('body.connector', 'auth_type', `${def.id} needs no credential`);
   const { fields, allowedOrigins } = checkBoundFields(def, checkCredentialFields(def.auth.fields, data));
-  checkFilledBaseUrl(ctx.connectors, def, fields);
-  const verdict = await ctx.connectors.test(def.id, { fields });
+  checkFilledBaseUrl(connectors, def, fields);
+  const verdict = await connectors.test(def.id, { fields });
   if (!verdict.ok) {
     // The provider may quote what it was sent; the answer must not.
     const reason = redact(shortReason(verdict.reason), secretValues(Object.values(fields)));
@@ -53,7 +59,12 @@ export async function connectWithSecrets(
   user: { accountId: string; id: string },
   req: { connector: string; name?: string; data: Record<string, string> },
 ): Promise<CredentialRow> {
-  const { def, fields, allowedOrigins, accountLabel } = await checkedSecrets(ctx, req.connector, req.data);
+  const { def, fields, allowedOrigins, accountLabel } = await checkedSecrets(
+    ctx,
+    user.accountId,
+    req.connector,
+    req.data,
+  );
   return ctx.credentials.create({
     accountId: user.accountId,
     userId: user.id,
@@ -81,7 +92,12 @@ export async function replaceSecrets(
       'auth_type',
       'is an OAuth credential: reconnect it with POST /credentials/oauth {connector, credentialId}',
     );
-  const { fields, allowedOrigins, accountLabel } = await checkedSecrets(ctx, row.connector, data);
+  const { fields, allowedOrigins, accountLabel } = await checkedSecrets(
+    ctx,
+    row.accountId,
+    row.connector,
+    data,
+  );
   const written = await ctx.credentials.replace(row, { fields }, { accountLabel, allowedOrigins });
   if (!written) throw notFound('Credential');
   return written;

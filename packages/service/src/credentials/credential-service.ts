@@ -37,7 +37,8 @@ export const credentialAad = (accountId: string, credentialId: string) =>
   rowAad('credentials', accountId, credentialId);
 
 export interface CredentialServiceOptions {
-  connectors: ConnectorRuntime;
+  /** The connectors an account can use (the built-ins and its own). */
+  connectors: { forAccount(accountId: string): Promise<ConnectorRuntime> };
   oauth: OAuthClient;
   logger?: Logger;
   /** How long before expiry an access token is refreshed; two minutes by default. */
@@ -188,8 +189,8 @@ export class CredentialService {
   }
 
   /** The connector's test request with these secrets: its verdict, with the account label when it passes. */
-  async test(connector: string, secrets: CredentialSecrets): Promise<TestVerdict> {
-    const runtime = this.options?.connectors;
+  async test(accountId: string, connector: string, secrets: CredentialSecrets): Promise<TestVerdict> {
+    const runtime = this.options && (await this.options.connectors.forAccount(accountId));
     if (!runtime) return { ok: true };
     return runtime.test(connector, secrets);
   }
@@ -231,7 +232,7 @@ export class CredentialService {
     secrets: CredentialSecrets,
     opts: { reconnect?: boolean } = {},
   ): Promise<boolean> {
-    const verdict = await this.test(row.connector, secrets).catch(() => undefined);
+    const verdict = await this.test(row.accountId, row.connector, secrets).catch(() => undefined);
     const label = verdict?.ok ? verdict.accountLabel : undefined;
     const [current] = await this.db
       .select({ status: credentials.status })
@@ -328,7 +329,7 @@ export class CredentialService {
       return true;
     }
     // An API key refused by one endpoint may lack a permission only: the test request decides.
-    const verdict = await this.test(row.connector, secrets);
+    const verdict = await this.test(row.accountId, row.connector, secrets);
     if (verdict.ok || !verdict.authFailure) return false;
     const now = await this.#reload(row.accountId, row.id);
     if (now?.status !== 'connected') return now?.status === 'needs_reconnect';
@@ -354,7 +355,8 @@ export class CredentialService {
       secrets = (await this.#refresh(row, { ahead: true, retest: true })) ?? secrets;
     }
     let current = secrets;
-    const verdict = await this.options!.connectors.test(row.connector, current, {
+    const runtime = await this.options!.connectors.forAccount(row.accountId);
+    const verdict = await runtime.test(row.connector, current, {
       onUnauthorized: async () => {
         if (row.type !== 'oauth2') return undefined;
         const fresh = await this.#refresh(row, { staleToken: current.oauth?.accessToken, retest: true });
@@ -440,7 +442,7 @@ export class CredentialService {
     // Another caller refreshed since this one read its token (or it is no longer due): use that token.
     if (mode.ahead ? !this.#due(row) : mode.staleToken !== secrets.oauth?.accessToken) return secrets;
     const opts = this.options;
-    const def = opts?.connectors.get(row.connector);
+    const def = opts && (await opts.connectors.forAccount(row.accountId)).get(row.connector);
     const refreshToken = secrets.oauth?.refreshToken;
     const stillValid = mode.ahead && row.expiresAt !== null && row.expiresAt.getTime() > Date.now();
     if (!opts || !def) return stillValid ? secrets : undefined;
@@ -490,6 +492,25 @@ export class CredentialService {
       await this.#needsReconnect(q, row, `Refreshing the access token failed: ${e.reason}`);
       return undefined;
     }
+  }
+
+  /**
+   * Marks every connected credential of an account's connector as needing a reconnect (announced like any
+   * status change): the user consented to the hosts the connector called then, not to new ones.
+   */
+  async requireReconnect(accountId: string, connector: string, reason: string): Promise<number> {
+    const rows = await this.db
+      .select()
+      .from(credentials)
+      .where(
+        and(
+          eq(credentials.accountId, accountId),
+          eq(credentials.connector, connector),
+          eq(credentials.status, 'connected'),
+        ),
+      );
+    for (const row of rows) if (row.sealed) await this.#needsReconnect(this.db, row, reason);
+    return rows.length;
   }
 
   async #needsReconnect(q: Db | Tx, row: CredentialRow, reason: string): Promise<void> {

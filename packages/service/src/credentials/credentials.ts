@@ -1,6 +1,6 @@
 import type { Credential } from '@inlay/contract';
-import { and, asc, eq, lt } from 'drizzle-orm';
-import { credentials } from '../store/schema.ts';
+import { and, asc, desc, eq, getTableColumns, lt } from 'drizzle-orm';
+import { credentials, users } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
 import type { CredentialRow } from './credential-service.ts';
 import { STATE_TTL_MS } from './oauth-states.ts';
@@ -37,6 +37,27 @@ export function listCredentials(
       ),
     )
     .orderBy(asc(credentials.createdAt), asc(credentials.id));
+}
+
+/** Every user's credentials in the account, most recent status change first (`GET /account/credentials`). */
+export function listAccountCredentials(
+  db: Db,
+  accountId: string,
+  filter: { status?: CredentialRow['status']; connector?: string; limit: number },
+): Promise<(CredentialRow & { username: string })[]> {
+  return db
+    .select({ ...getTableColumns(credentials), username: users.username })
+    .from(credentials)
+    .innerJoin(users, eq(users.id, credentials.userId))
+    .where(
+      and(
+        eq(credentials.accountId, accountId),
+        filter.status ? eq(credentials.status, filter.status) : undefined,
+        filter.connector ? eq(credentials.connector, filter.connector) : undefined,
+      ),
+    )
+    .orderBy(desc(credentials.statusChangedAt), desc(credentials.id))
+    .limit(filter.limit);
 }
 
 /** Provider reasons are shown to users and stored: keep them to one readable line. */

@@ -1,16 +1,28 @@
 import { OAuthAppBody } from '@inlay/contract';
+import { and, eq } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { notFound, unprocessable } from '../http/problem.ts';
 import { parse } from '../http/validate.ts';
+import { oauthApps } from '../store/schema.ts';
 import { saveOAuthApp, toOAuthApp } from './oauth-apps.ts';
 
-/** `PUT /connectors/{connector}/oauth-app`: the account registers its OAuth client (API key only). */
+/** `GET|PUT /connectors/{connector}/oauth-app`: the account's OAuth client for a connector (API key only). */
 export function oauthAppRoutes(ctx: AppContext): Router {
   const r = Router();
+  // The app as registered (never its secret); `{data: null}` while the account has none for this connector.
+  r.get('/connectors/:connector/oauth-app', requireApiKey, async (req, res) => {
+    const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(String(req.params.connector));
+    if (!def) throw notFound('Connector');
+    const [row] = await ctx.db
+      .select()
+      .from(oauthApps)
+      .where(and(eq(oauthApps.accountId, req.principal!.accountId), eq(oauthApps.connector, def.id)));
+    res.json({ data: row ? toOAuthApp(row, ctx.config.publicUrl) : null });
+  });
   r.put('/connectors/:connector/oauth-app', requireApiKey, async (req, res) => {
-    const def = ctx.connectors.get(String(req.params.connector));
+    const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(String(req.params.connector));
     if (!def) throw notFound('Connector');
     if (def.auth.type !== 'oauth2')
       throw unprocessable(

@@ -39,7 +39,7 @@ export async function startOAuth(
   },
 ): Promise<OAuthStartResponse> {
   const { body } = req;
-  const def = ctx.connectors.get(body.connector);
+  const def = (await ctx.registry.forAccount(req.accountId)).get(body.connector);
   if (!def) throw unprocessable('body.connector', 'exists', `no connector "${body.connector}"`);
   if (def.auth.type !== 'oauth2')
     throw unprocessable(
@@ -206,7 +206,7 @@ export async function completeOAuth(
     return done('failed', shortReason(reason));
   };
 
-  const def = ctx.connectors.get(cred.connector);
+  const def = (await ctx.registry.forAccount(cred.accountId)).get(cred.connector);
   const app = def && (await loadOAuthApp(ctx.db, ctx.vault, cred.accountId, cred.connector));
   if (!def || !app) return failed(`No OAuth app is registered for ${cred.connector} any more`);
   try {

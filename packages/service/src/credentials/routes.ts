@@ -1,4 +1,5 @@
 import {
+  AccountCredentialsQuery,
   CreateCredentialBody,
   CreateOAuthCredentialBody,
   CredentialsQuery,
@@ -9,18 +10,25 @@ import {
 import { and, eq, sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { requireApiKey } from '../http/auth.ts';
 import { HttpProblem, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { credentials, installations } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { connectWithSecrets, replaceSecrets } from './connect.ts';
-import { failAbandoned, listCredentials, toCredential } from './credentials.ts';
+import { failAbandoned, listAccountCredentials, listCredentials, toCredential } from './credentials.ts';
 import { startOAuth } from './oauth-flow.ts';
 
 const UserQuery = CredentialsQuery.pick({ userId: true });
 
 export function credentialsRoutes(ctx: AppContext): Router {
   const r = Router();
+
+  r.get('/account/credentials', requireApiKey, async (req, res) => {
+    const q = parse(AccountCredentialsQuery, req.query, 'query');
+    const rows = await listAccountCredentials(ctx.db, req.principal!.accountId, q);
+    res.json({ data: rows.map(({ username, ...row }) => ({ ...toCredential(row), username })) });
+  });
 
   r.get('/credentials', async (req, res) => {
     const q = parse(CredentialsQuery, req.query, 'query');

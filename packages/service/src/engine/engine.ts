@@ -9,7 +9,7 @@ import { PgBossQueue } from './pgboss-queue.ts';
 import type { RunQueue } from './queue.ts';
 import { purgeExpiredExecutions } from './retention.ts';
 import { summarizeRuns } from './run-summary.ts';
-import { loadRunParts, type RunOutcome, runExecution } from './runner.ts';
+import { loadRunParts, type RunnerContext, type RunOutcome, runExecution } from './runner.ts';
 import { type ExecutionRow, type NewRun, RunLost, RunStore } from './runs.ts';
 import { fireDueSchedules, reschedule } from './scheduler.ts';
 
@@ -138,7 +138,14 @@ export class Engine {
     parts.catch(() => {}); // Awaited by the run; a run never started must not leave it unhandled.
     const row = await this.runs.claim(executionId);
     if (!row) return;
-    await this.#hold(row, (signal) => runExecution(this.ctx, this.defs, this.runs, row, signal, parts));
+    await this.#hold(row, async (signal) =>
+      runExecution(await this.#runnerContext(row.accountId), this.defs, this.runs, row, signal, parts),
+    );
+  }
+
+  /** What a run of this account uses: its connectors are the built-ins plus the account's own. */
+  async #runnerContext(accountId: string): Promise<RunnerContext> {
+    return { ...this.ctx, connectors: await this.ctx.registry.forAccount(accountId) };
   }
 
   /**
@@ -151,7 +158,7 @@ export class Engine {
       error: { code: 'cancelled', message: 'The action was cancelled before it finished' },
     };
     await this.#hold(row, async (signal) => {
-      outcome = await runAction(this.ctx, this.runs, row, req, signal);
+      outcome = await runAction(await this.#runnerContext(row.accountId), this.runs, row, req, signal);
       return outcome;
     });
     return { executionId: row.id, ...outcome };

@@ -26,7 +26,8 @@ export function createAuthenticator(ctx: AppContext) {
   });
   ctx.onClose(
     ctx.store.changes.subscribe((change) => {
-      if (change.kind !== 'user') keyCache.clear();
+      // A user's change, or one only attention reads, leaves keys as they were.
+      if (change.kind !== 'user' && change.kind !== 'topic') keyCache.clear();
     }),
   );
 

@@ -1,4 +1,4 @@
-import type { ConnectorDefinition } from '@inlay/connectors';
+import type { ConnectorDefinition, ConnectorRuntime } from '@inlay/connectors';
 import {
   actionSteps,
   type ConfigField,
@@ -80,7 +80,8 @@ interface DynamicCheck {
  */
 export async function validateInstall(ctx: AppContext, input: InstallInput): Promise<FormData[]> {
   const errors: ProblemFieldError[] = [];
-  const credentials = await checkCredentials(ctx, input, errors);
+  const connectors = await ctx.registry.forAccount(input.user.accountId);
+  const credentials = await checkCredentials(ctx, connectors, input, errors);
 
   const blocks = new Map<string, Block>();
   const keyOf = (workflowId: string, blockId: string) => `${workflowId}\u0000${blockId}`;
@@ -182,7 +183,7 @@ export async function validateInstall(ctx: AppContext, input: InstallInput): Pro
             message: `${bad.map((b) => JSON.stringify(b)).join(', ')} is not one of ${cfg.options.values.map((o) => JSON.stringify(o.value)).join(', ')}`,
           });
       } else {
-        const def = ctx.connectors.get(block.step.connector);
+        const def = connectors.get(block.step.connector);
         if (def) dynamic.push({ def, source: cfg.options.source, value, path });
       }
     }
@@ -198,19 +199,20 @@ export async function validateInstall(ctx: AppContext, input: InstallInput): Pro
 /** Every connector the workflows call needs a usable credential of this user; unused entries are refused. */
 async function checkCredentials(
   ctx: AppContext,
+  connectors: ConnectorRuntime,
   input: InstallInput,
   errors: ProblemFieldError[],
 ): Promise<Map<string, ResolvedCredential | undefined>> {
   const needed = new Map<string, ConnectorDefinition>();
   for (const wf of input.workflows)
     for (const step of actionSteps(wf.definition.steps)) {
-      const def = ctx.connectors.get(step.connector);
+      const def = connectors.get(step.connector);
       if (def) needed.set(def.id, def);
     }
   // An app trigger calls its app with the user's credential too.
   for (const wf of input.workflows) {
     const t = wf.definition.trigger;
-    const def = t.type === 'app' ? ctx.connectors.get(t.connector) : undefined;
+    const def = t.type === 'app' ? connectors.get(t.connector) : undefined;
     if (def) needed.set(def.id, def);
   }
   for (const connector of Object.keys(input.credentialIds))

@@ -83,6 +83,18 @@ export async function createInstallation(
   const now = new Date();
   try {
     await db.transaction(async (tx) => {
+      // Locked as DELETE /workflows/{id} locks them: a delete that came first is a 422 here (not a foreign
+      // key error), and one that comes later waits and counts this installation (409).
+      const ids = p.workflows.map((w) => w.workflowId);
+      const locked = await tx
+        .select({ id: workflows.id })
+        .from(workflows)
+        .where(inArray(workflows.id, ids))
+        .for('key share');
+      const live = new Set(locked.map((w) => w.id));
+      const gone = ids.findIndex((id) => !live.has(id));
+      if (gone >= 0)
+        throw unprocessable(`body.workflowIds[${gone}]`, 'exists', 'no such workflow in this account');
       await tx.insert(installations).values({
         id,
         accountId: p.accountId,

@@ -9,8 +9,10 @@ import { isUnavailable } from '../http/error-handler.ts';
 import { tooDeep } from '../http/json-body.ts';
 import { forbidden } from '../http/problem.ts';
 import { isUuid } from '../http/validate.ts';
-import { findUser, type UserRow } from '../users/users.ts';
+import { lookUpUser } from '../users/resolve-user.ts';
+import type { UserRow } from '../users/users.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
+import { directAnswer } from './direct-answer.ts';
 import { buildMcpServer } from './factory.ts';
 import { hostProblem, originProblem, originRules } from './request-origin.ts';
 import { Restrictions } from './restrictions.ts';
@@ -96,29 +98,42 @@ const NOT_FOUND = -32004;
 const INVALID_PARAMS = -32602;
 const UNAVAILABLE = -32003;
 
+// Through the read cache, as the REST API looks users up: an id wins over a username that looks like it.
+const byId = (ctx: AppContext, accountId: string, id: string) =>
+  lookUpUser(ctx, { accountId, id: id.toLowerCase(), username: null });
+
 async function userFor(ctx: AppContext, req: Request, accountId: string, principalUser?: string) {
-  if (principalUser) return { user: await findUser(ctx.db, accountId, principalUser) };
+  if (principalUser) return { user: await byId(ctx, accountId, principalUser) };
   const token = req.get('x-inlay-user-token');
   if (token) {
     const claims = await ctx.tokens.verify(token);
     if (!claims || claims.accountId !== accountId)
       return { error: 'x-inlay-user-token is not a valid user token of this account' };
-    return { user: await findUser(ctx.db, accountId, claims.userId) };
+    return { user: await byId(ctx, accountId, claims.userId) };
   }
   const ref = req.get('x-inlay-userid');
   if (ref) {
-    const user = await findUser(ctx.db, accountId, ref);
+    const user = await lookUpUser(ctx, {
+      accountId,
+      id: isUuid(ref) ? ref.toLowerCase() : null,
+      username: ref,
+    });
     return user ? { user } : { missing: true };
   }
   return {};
 }
 
-/** `POST /mcp/{serverId}/{accessToken}`: checks the URL, the bearer and the user, then hands over to the MCP SDK. */
+/**
+ * `POST /mcp/{serverId}/{accessToken}`: checks the URL, the bearer and the user, then hands over to the MCP SDK
+ * (a plain `tools/list` or `ping` is answered directly, see direct-answer.ts; `sdkOnly` turns that off, for
+ * the tests that compare the two).
+ */
 export function mcpEndpoint(
   ctx: AppContext,
   auth: Authenticator,
   defs: DefinitionCache,
   ports: McpPorts,
+  opts: { sdkOnly?: boolean } = {},
 ): RequestHandler {
   const rules = originRules(ctx.config);
   // The account's own allowed origins (`PUT /settings {allowedOrigins}`), read only when an Origin is sent.
@@ -140,9 +155,7 @@ export function mcpEndpoint(
     const badHost = hostProblem(req, rules);
     if (badHost) return refuse(res, badHost);
     const { serverId, accessToken } = req.params as { serverId: string; accessToken: string };
-    const server = isUuid(serverId)
-      ? await findByToken(ctx.db, serverId.toLowerCase(), accessToken)
-      : undefined;
+    const server = isUuid(serverId) ? await findByToken(ctx, serverId.toLowerCase(), accessToken) : undefined;
     if (!server) return rpcError(res, 404, NOT_FOUND, 'No MCP server at this URL');
     const origin = req.get('origin');
     const badOrigin =
@@ -182,8 +195,15 @@ export function mcpEndpoint(
     if (redirectUri !== undefined && !/^https?:$/.test(URL.parse(redirectUri)?.protocol ?? ''))
       return rpcError(res, 400, INVALID_PARAMS, 'x-redirect-uri must be an absolute http(s) URL');
 
+    const restrictions = new Restrictions(server.restrictions as never);
+    const read = await readRpcBody(req, res);
+    if (read === 'done') return;
+    // Before the session is built: a tool list needs neither the account's connectors nor the SDK.
+    if (!opts.sdkOnly && directAnswer(req, res, read.body, restrictions)) return;
+
     const session: McpSession = {
-      ctx,
+      // Tools, resources and prompts name connectors: the account's own ones are among them.
+      ctx: { ...ctx, connectors: await ctx.registry.forAccount(server.accountId) },
       defs,
       ports,
       server,
@@ -191,7 +211,7 @@ export function mcpEndpoint(
       user: found.user as UserRow | undefined,
       credentialId: credentialId?.toLowerCase(),
       redirectUri,
-      restrictions: new Restrictions(server.restrictions as never),
+      restrictions,
     };
     (req as Request & { auth?: unknown }).auth = {
       token: 'bearer',
@@ -199,8 +219,6 @@ export function mcpEndpoint(
       scopes: [],
       extra: { session },
     };
-    const read = await readRpcBody(req, res);
-    if (read === 'done') return;
     await serve(req, res, read.body);
   };
 

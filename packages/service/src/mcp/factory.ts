@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { registerPrompts } from './prompts.ts';
 import { MCP_PROTOCOL_VERSIONS } from './protocol-versions.ts';
+import { registerTools } from './register-tools.ts';
 import { registerResources } from './resources.ts';
 import type { McpSession } from './session.ts';
-import { registerTools } from './tools.ts';
 
 /** A fresh server per request, shaped by the session: its user, restrictions and ports. */
 export function buildMcpServer(s: McpSession): McpServer {

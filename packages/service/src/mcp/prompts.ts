@@ -9,12 +9,16 @@ const text = (t: string) => ({
   messages: [{ role: 'user' as const, content: { type: 'text' as const, text: t } }],
 });
 
+// Built once: a zod schema is costly to construct, and the server is built per request.
+const ConnectArgs = z.object({ connector: z.string().max(64) });
+const DiagnoseArgs = z.object({ executionId: z.string().max(64) });
+
 export function registerPrompts(server: McpServer, s: McpSession): void {
   server.registerPrompt(
     'connect_app',
     {
       description: 'Guides the user through connecting an app',
-      argsSchema: z.object({ connector: z.string().max(64) }),
+      argsSchema: ConnectArgs,
     },
     async ({ connector }) => {
       const def = s.ctx.connectors.get(connector);
@@ -49,7 +53,7 @@ export function registerPrompts(server: McpServer, s: McpSession): void {
     'diagnose_execution',
     {
       description: 'Explains why a run failed, from its failed steps',
-      argsSchema: z.object({ executionId: z.string().max(64) }),
+      argsSchema: DiagnoseArgs,
     },
     async ({ executionId }) => {
       const row =

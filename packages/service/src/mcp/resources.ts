@@ -36,10 +36,15 @@ export function connectorMarkdown(s: McpSession, id: string): string | undefined
   return lines.join('\n');
 }
 
+// Parsed once: the server is built per request, and a template does not change.
+const CONNECTOR = new ResourceTemplate('inlay://connectors/{id}', { list: undefined });
+const WORKFLOW = new ResourceTemplate('inlay://workflows/{workflowId}', { list: undefined });
+const EXECUTION = new ResourceTemplate('inlay://executions/{executionId}', { list: undefined });
+
 export function registerResources(server: McpServer, s: McpSession): void {
   server.registerResource(
     'connector',
-    new ResourceTemplate('inlay://connectors/{id}', { list: undefined }),
+    CONNECTOR,
     { title: 'Connector', description: "A connector's actions, in markdown", mimeType: 'text/markdown' },
     async (uri, vars) => {
       const text = connectorMarkdown(s, one(vars.id));
@@ -50,7 +55,7 @@ export function registerResources(server: McpServer, s: McpSession): void {
 
   server.registerResource(
     'workflow',
-    new ResourceTemplate('inlay://workflows/{workflowId}', { list: undefined }),
+    WORKFLOW,
     {
       title: 'Workflow',
       description: 'A workflow definition (trigger, steps, config)',
@@ -72,7 +77,7 @@ export function registerResources(server: McpServer, s: McpSession): void {
 
   server.registerResource(
     'execution',
-    new ResourceTemplate('inlay://executions/{executionId}', { list: undefined }),
+    EXECUTION,
     {
       title: 'Execution',
       description: "One of the user's runs, as a log entry",

@@ -4,7 +4,14 @@ import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
-import { createMcpServer, deleteMcpServer, listMcpServers, mcpUrl, toMcpServer } from './servers.ts';
+import {
+  createMcpServer,
+  deleteMcpServer,
+  forgetMcpServers,
+  listMcpServers,
+  mcpUrl,
+  toMcpServer,
+} from './servers.ts';
 
 export function mcpServerRoutes(ctx: AppContext): Router {
   const r = Router();
@@ -24,7 +31,9 @@ export function mcpServerRoutes(ctx: AppContext): Router {
 
   r.delete('/mcp-servers/:serverId', requireApiKey, async (req, res) => {
     const id = pathId(req.params.serverId, 'serverId');
-    if (!(await deleteMcpServer(ctx.db, req.principal!.accountId, id))) throw notFound('MCP server');
+    const gone = await deleteMcpServer(ctx.db, req.principal!.accountId, id);
+    forgetMcpServers(ctx, req.principal!.accountId);
+    if (!gone) throw notFound('MCP server');
     res.json({ message: 'Success' });
   });
 

@@ -2,6 +2,8 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { McpRestrictions, McpServer } from '@inlay/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import { sha256 } from '../accounts/api-keys.ts';
+import type { AppContext } from '../context.ts';
+import { preparedPerStore } from '../store/prepared.ts';
 import { mcpServers } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
 
@@ -55,15 +57,39 @@ export async function deleteMcpServer(db: Db, accountId: string, id: string): Pr
   return gone.length > 0;
 }
 
-/** The server an MCP URL names, when the access token matches; compared in constant time. */
+const findServer = preparedPerStore<McpServerRow>(
+  'inlay_find_mcp_server',
+  `select id, account_id as "accountId", name, description, restrictions, token_hash as "tokenHash",
+          created_at as "createdAt" from mcp_servers where id = $1`,
+);
+
+/**
+ * The server an MCP URL names, when the access token matches; compared in constant time. The row is kept in the
+ * read cache: a server is never changed, only created or deleted, and a deletion (on any node) announces a
+ * change to its account (`drizzle/0013_mcp_server_changes.sql`), which drops it, as a revoked API key is dropped.
+ * The deleting node drops it before it answers (`forgetMcpServers`).
+ */
 export async function findByToken(
-  db: Db,
+  ctx: Pick<AppContext, 'reads' | 'store'>,
   id: string,
   accessToken: string,
 ): Promise<McpServerRow | undefined> {
-  const [row] = await db.select().from(mcpServers).where(eq(mcpServers.id, id));
+  const row = await ctx.reads.through(
+    `mcp-server|${id}`,
+    async () => (await findServer(ctx.store)([id]))[0],
+    // A miss is not kept: the creation that would end it announces nothing about this id.
+    (r) => r && { accountId: r.accountId, bytes: 512 + JSON.stringify(r.restrictions).length },
+  );
   if (!row) return undefined;
   const given = Buffer.from(sha256(accessToken), 'hex');
   const stored = Buffer.from(row.tokenHash, 'hex');
   return given.length === stored.length && timingSafeEqual(given, stored) ? row : undefined;
+}
+
+/**
+ * After this node deleted an account's server: the trigger's notification reaches every node, this one too, but
+ * asynchronously, and the next request here must already find the server gone.
+ */
+export function forgetMcpServers(ctx: Pick<AppContext, 'store'>, accountId: string): void {
+  ctx.store.changes.publish({ kind: 'account', accountId });
 }

@@ -42,7 +42,7 @@ export async function sendProxy(
   const credential = await proxyCredential(ctx, user, def, req.credentialId);
   const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
   try {
-    return await ctx.connectors.stream(
+    return await ctx.registry.runtimeOf(def).stream(
       def,
       { method: req.method, path, api: req.api, query: req.query, headers: req.headers, body: req.body },
       {

@@ -64,7 +64,7 @@ export function proxyRoutes(
   const r = Router();
   const handler: RequestHandler = async (req, res) => {
     const connector = String(req.params.connector);
-    const def = ctx.connectors.get(connector);
+    const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(connector);
     if (!def || !isProxyable(def)) throw notFound('Connector');
     const userId = typeof req.query.userId === 'string' ? req.query.userId : undefined;
     const api = req.query.api;

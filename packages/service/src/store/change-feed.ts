@@ -3,7 +3,18 @@ export type Change =
   | { kind: 'all' }
   | { kind: 'account'; accountId: string }
   | { kind: 'user'; accountId: string; userId: string }
-  | { kind: 'keys'; accountId: string };
+  | { kind: 'keys'; accountId: string }
+  /**
+   * This node wrote something a topic's reads depend on without knowing whose (local write tracking sees only
+   * statements): every read of that topic taken before is stale, other reads stay.
+   */
+  | { kind: 'topic'; topic: Topic };
+
+/**
+ * A kind of cached read that also depends on tables the account and user changes do not cover: `attention`
+ * reads credential statuses, finished runs and app-trigger failures.
+ */
+export type Topic = 'attention';
 
 /** The notification channel the `inlay_notify_change()` trigger writes to. */
 export const CHANGES_CHANNEL = 'inlay_changes';
@@ -28,6 +39,7 @@ export class ChangeFeed {
   #live = false;
   #counter = 0;
   #floor = 0;
+  readonly #topics = new Map<Topic, number>();
   readonly #accounts = new Map<string, number>();
   readonly #users = new Map<string, number>();
   readonly #subscribers = new Set<(change: Change) => void>();
@@ -60,10 +72,11 @@ export class ChangeFeed {
     return this.#live ? this.#counter : undefined;
   }
 
-  fresh(stamp: number, accountId: string, userId?: string): boolean {
+  fresh(stamp: number, accountId: string, userId?: string, topic?: Topic): boolean {
     return (
       this.#live &&
       stamp >= this.#floor &&
+      (topic === undefined || stamp >= (this.#topics.get(topic) ?? 0)) &&
       stamp >= (this.#accounts.get(accountId) ?? 0) &&
       (userId === undefined || stamp >= (this.#users.get(userId) ?? 0))
     );
@@ -75,6 +88,7 @@ export class ChangeFeed {
     if (change.kind === 'all') this.#floor = at;
     else if (change.kind === 'account') this.#record(this.#accounts, change.accountId, at);
     else if (change.kind === 'user') this.#record(this.#users, change.userId, at);
+    else if (change.kind === 'topic') this.#topics.set(change.topic, at);
     for (const fn of this.#subscribers) fn(change);
   }
 

@@ -1,11 +1,13 @@
 import { LRUCache } from 'lru-cache';
-import type { ChangeFeed } from './change-feed.ts';
+import type { ChangeFeed, Topic } from './change-feed.ts';
 
 /** Whose data a kept result shows, and roughly how many bytes it holds. */
 export interface CacheScope {
   accountId: string;
   userId?: string;
   bytes: number;
+  /** Set when the result also depends on writes the account and user changes do not cover. */
+  topic?: Topic;
 }
 
 interface Entry {
@@ -13,6 +15,7 @@ interface Entry {
   stamp: number;
   accountId: string;
   userId?: string;
+  topic?: Topic;
 }
 
 export interface ReadCacheOptions {
@@ -55,7 +58,7 @@ export class ReadCache {
     const lru = this.#lru;
     if (!lru) return load();
     const hit = lru.get(key);
-    if (hit && this.feed.fresh(hit.stamp, hit.accountId, hit.userId)) {
+    if (hit && this.feed.fresh(hit.stamp, hit.accountId, hit.userId, hit.topic)) {
       this.hits++;
       return hit.value as V;
     }
@@ -63,10 +66,10 @@ export class ReadCache {
     const stamp = this.feed.stamp();
     const value = await load();
     const scope = stamp === undefined ? undefined : scopeOf(value);
-    if (scope && this.feed.fresh(stamp!, scope.accountId, scope.userId))
+    if (scope && this.feed.fresh(stamp!, scope.accountId, scope.userId, scope.topic))
       lru.set(
         key,
-        { value, stamp: stamp!, accountId: scope.accountId, userId: scope.userId },
+        { value, stamp: stamp!, accountId: scope.accountId, userId: scope.userId, topic: scope.topic },
         {
           size: key.length + scope.bytes,
         },

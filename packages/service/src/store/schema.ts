@@ -194,7 +194,12 @@ export const credentials = pgTable(
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('credentials_user_idx').on(t.userId, t.connector), index('credentials_key_idx').on(t.keyId)],
+  (t) => [
+    index('credentials_user_idx').on(t.userId, t.connector),
+    index('credentials_key_idx').on(t.keyId),
+    // GET /account/credentials?status=needs_reconnect: the Overview's connections to repair, newest first.
+    index('credentials_account_status_idx').on(t.accountId, t.status, t.statusChangedAt),
+  ],
 );
 
 export const oauthApps = pgTable(
@@ -468,6 +473,41 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
+/**
+ * An account's own connector (`POST /connectors`): its current declarative definition. `id` is random and also
+ * keys its public icon URL; `slug` is the connector id workflows name, unique in the account.
+ */
+export const customConnectors = pgTable(
+  'custom_connectors',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    version: integer('version').notNull(),
+    /** The validated `DeclarativeConnector`, its icon already sanitised. */
+    definition: jsonb('definition').notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('custom_connectors_account_slug_idx').on(t.accountId, t.slug)],
+);
+
+/** Every published version of a custom connector, kept for the record (runs use the current one). */
+export const customConnectorVersions = pgTable(
+  'custom_connector_versions',
+  {
+    connectorId: uuid('connector_id')
+      .notNull()
+      .references(() => customConnectors.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    definition: jsonb('definition').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.connectorId, t.version] })],
+);
+
 export const schema = {
   accounts,
   apiKeys,
@@ -487,4 +527,6 @@ export const schema = {
   mcpServers,
   webhookEndpoints,
   webhookDeliveries,
+  customConnectors,
+  customConnectorVersions,
 };

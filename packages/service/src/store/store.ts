@@ -60,7 +60,7 @@ function postgresStore(url: string, max: number): Store {
   // Installed before the first connection so every one is tracked; the feed itself starts on first use.
   let feed: ChangeFeed | undefined;
   let listener: { close(): Promise<void> } | undefined;
-  trackLocalWrites(pool, () => feed?.publish({ kind: 'all' }));
+  trackLocalWrites(pool, (change) => feed?.publish(change));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     db,

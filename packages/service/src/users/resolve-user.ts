@@ -17,12 +17,16 @@ export async function resolveUser(
   field = 'query.userId',
 ): Promise<UserRow> {
   const lookup = userLookup(req, ref, field);
-  const row = await ctx.reads.through(
+  return checkLookedUp(req, ref, await lookUpUser(ctx, lookup));
+}
+
+/** The user a lookup finds, through the read cache: kept until a write to that user or account, on any node. */
+export function lookUpUser(ctx: AppContext, lookup: UserLookup): Promise<UserRow | undefined> {
+  return ctx.reads.through(
     `user|${lookupKey(lookup)}`,
     async () => (await findUserStatement(ctx.store)([lookup.accountId, lookup.id, lookup.username]))[0],
     (u) => u && { accountId: u.accountId, userId: u.id, bytes: 256 },
   );
-  return checkLookedUp(req, ref, row);
 }
 
 /** A lookup as a cache key; account and id have fixed forms, so whatever follows them is the username. */

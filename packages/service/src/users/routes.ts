@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CreateUserBody, UpdateUserBody, UsersQuery } from '@inlay/contract';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ilike, or } from 'drizzle-orm';
 import { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { disarmUser } from '../engine/app-triggers/subscriptions.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { conflict, notFound } from '../http/problem.ts';
-import { parse } from '../http/validate.ts';
+import { isUuid, parse } from '../http/validate.ts';
 import { users } from '../store/schema.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { checkRefLength, resolveUser } from './resolve-user.ts';
@@ -23,6 +23,16 @@ export async function pathUser(ctx: AppContext, req: Request) {
   checkRefLength(q, 'query.userId');
   if (typeof q === 'string' && q !== user.id && q !== user.username) throw notFound('User');
   return user;
+}
+
+/** `?search=`: the exact id, or a username or full name containing the text (LIKE wildcards taken literally). */
+function userMatches(search: string) {
+  const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(
+    isUuid(search) ? eq(users.id, search.toLowerCase()) : undefined,
+    ilike(users.username, like),
+    ilike(users.fullName, like),
+  );
 }
 
 export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
@@ -51,7 +61,7 @@ export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
     const rows = await db
       .select()
       .from(users)
-      .where(eq(users.accountId, req.principal!.accountId))
+      .where(and(eq(users.accountId, req.principal!.accountId), q.search ? userMatches(q.search) : undefined))
       .orderBy(asc(users.createdAt), asc(users.id))
       .limit(q.limit)
       .offset((q.page - 1) * q.limit);

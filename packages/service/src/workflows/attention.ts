@@ -26,11 +26,24 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 /**
  * What each of a user's installed workflows needs from them: a credential to reconnect (from the credential's
  * status, so it shows before the next run fails), else `failing` when its last three finished runs all failed
- * for another reason. Read fresh on every request (two small indexed queries): credential statuses and run
- * results change without touching anything the workflow list cache watches.
+ * for another reason. Kept in the read cache: the writes it depends on (a run ending in a way that can change
+ * it, a credential's status, runs deleted, an app trigger's failures) announce the user's change through the
+ * `inlay_attention` triggers, and this node's own such writes make every kept attention stale at once.
  */
-export async function attentionOf(
-  ctx: Pick<AppContext, 'db' | 'connectors'>,
+export function attentionOf(
+  ctx: Pick<AppContext, 'db' | 'registry' | 'reads'>,
+  accountId: string,
+  userId: string,
+): Promise<Map<string, WorkflowAttention>> {
+  return ctx.reads.through(
+    `attention|${accountId}|${userId}`,
+    () => readAttention(ctx, accountId, userId),
+    (m) => ({ accountId, userId, topic: 'attention', bytes: 64 + m.size * 256 }),
+  );
+}
+
+async function readAttention(
+  ctx: Pick<AppContext, 'db' | 'registry'>,
   accountId: string,
   userId: string,
 ): Promise<Map<string, WorkflowAttention>> {
@@ -61,7 +74,7 @@ export async function attentionOf(
       .map((id) => needsReconnect.get(id))
       .find((c) => c !== undefined);
     if (cred) {
-      const app = ctx.connectors.get(cred.connector)?.name ?? cred.connector;
+      const app = (await ctx.registry.forAccount(accountId)).get(cred.connector)?.name ?? cred.connector;
       out.set(r.workflowId, {
         code: 'needs_reconnect',
         credentialId: cred.id,

@@ -1,5 +1,6 @@
 import {
   type ConnectorRuntime,
+  connectorIconUrl,
   connectorUuid,
   expressionProblem,
   iconUrl,
@@ -16,11 +17,12 @@ import {
 } from '@inlay/contract';
 import { and, eq, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
+import type { ConnectorRegistry } from '../custom-connectors/connector-registry.ts';
 import { checkAppTrigger, DEFAULT_POLL_MIN_INTERVAL_MS } from '../engine/app-triggers/app-trigger-check.ts';
 import { checkTemplates, TemplateError } from '../engine/templates.ts';
 import { cronProblem } from '../engine/triggers.ts';
 import { unprocessable } from '../http/problem.ts';
-import { workflowVersions } from '../store/schema.ts';
+import { workflows, workflowVersions } from '../store/schema.ts';
 import type { Db, Tx } from '../store/store.ts';
 
 /** A workflow version with what is derived from it once. Versions never change, so this caches well. */
@@ -55,7 +57,7 @@ export function workflowConnectors(
       connectorName: c?.name ?? connector,
       connectorId: connectorUuid(connector),
       connector,
-      icon: iconUrl(connector, publicUrl),
+      icon: c ? connectorIconUrl(c, publicUrl) : iconUrl(connector, publicUrl),
     });
   }
   return out;
@@ -146,16 +148,22 @@ function checkHttpHeaders(input: unknown, where: string): void {
   }
 }
 
-export function createDefinitionCache(db: Db, runtime: ConnectorRuntime, publicUrl: string) {
+export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publicUrl: string) {
   const cache = new LRUCache<string, CompiledVersion>({ max: 5_000 });
   const key = (id: string, v: number) => `${id}:${v}`;
 
-  const compile = (workflowId: string, version: number, raw: unknown): CompiledVersion => {
+  const compile = (
+    workflowId: string,
+    version: number,
+    raw: unknown,
+    runtime: ConnectorRuntime,
+  ): CompiledVersion => {
     const definition = WorkflowDefinitionSchema.parse(raw);
     const compiled = {
       workflowId,
       version,
       definition,
+      // The account's own connectors are named and drawn as they were when the version was first read.
       connectors: workflowConnectors(definition, runtime, publicUrl),
     };
     cache.set(key(workflowId, version), compiled);
@@ -176,8 +184,14 @@ export function createDefinitionCache(db: Db, runtime: ConnectorRuntime, publicU
     }
     if (missing.length) {
       const rows = await through
-        .select()
+        .select({
+          workflowId: workflowVersions.workflowId,
+          version: workflowVersions.version,
+          definition: workflowVersions.definition,
+          accountId: workflows.accountId,
+        })
         .from(workflowVersions)
+        .innerJoin(workflows, eq(workflows.id, workflowVersions.workflowId))
         .where(
           or(
             ...missing.map((m) =>
@@ -185,8 +199,18 @@ export function createDefinitionCache(db: Db, runtime: ConnectorRuntime, publicU
             ),
           ),
         );
-      for (const row of rows)
-        out.set(key(row.workflowId, row.version), compile(row.workflowId, row.version, row.definition));
+      const runtimes = new Map<string, ConnectorRuntime>();
+      for (const row of rows) {
+        let runtime = runtimes.get(row.accountId);
+        if (!runtime) {
+          runtime = await registry.forAccount(row.accountId, through);
+          runtimes.set(row.accountId, runtime);
+        }
+        out.set(
+          key(row.workflowId, row.version),
+          compile(row.workflowId, row.version, row.definition, runtime),
+        );
+      }
     }
     return out;
   }

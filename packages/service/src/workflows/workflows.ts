@@ -1,4 +1,4 @@
-import type { Trigger, Workflow } from '@inlay/contract';
+import type { Trigger, Workflow, WorkflowAttention } from '@inlay/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Request } from 'express';
 import type { AppContext } from '../context.ts';
@@ -182,8 +182,19 @@ export async function listWorkflowsJsonOf(
     (v) => v && { accountId: lookup.accountId, userId: v.user.id, bytes: v.json.length },
   );
   checkLookedUp(req, ref, found?.user);
-  // Attention is read fresh: credential statuses and run results are not what the cached list watches.
-  return withAttentionJson(found!.json, await attentionOf(ctx, lookup.accountId, found!.user.id));
+  return withAttention(found!.json, await attentionOf(ctx, lookup.accountId, found!.user.id));
+}
+
+// The last list each attention result was merged into. Both come from the read cache, so while neither changed
+// (the same objects) the merged text is the same: a repeated read does not rebuild its 20 kB again.
+const mergedFor = new WeakMap<Map<string, WorkflowAttention>, { json: string; out: string }>();
+
+function withAttention(json: string, attention: Map<string, WorkflowAttention>): string {
+  const last = mergedFor.get(attention);
+  if (last?.json === json) return last.out;
+  const out = withAttentionJson(json, attention);
+  mergedFor.set(attention, { json, out });
+  return out;
 }
 
 async function workflowsJson(defs: DefinitionCache, rows: WorkflowRow[]): Promise<string> {

@@ -26,6 +26,8 @@ export async function snapshotter(db: Db, accountIds: string[], skip: string[] =
     else if (columns.has('execution_id'))
       where = `execution_id in (select id from executions where account_id in (${ids}))`;
     else if (table === 'accounts') where = `id in (${ids})`;
+    else if (table === 'custom_connector_versions')
+      where = `connector_id in (select id from custom_connectors where account_id in (${ids}))`;
     else if (onPostgres) continue; // global table shared with other test files
     // API keys are updated by use (`last_used_at`, bookkeeping of a read): compare what a write would change.
     const version =

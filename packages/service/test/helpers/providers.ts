@@ -23,6 +23,8 @@ export interface Provider {
   revokeAccess(token: string): void;
   /** Makes a refresh token invalid (the refresh grant answers `invalid_grant`). */
   revokeRefresh(token: string): void;
+  /** Revokes every token issued so far, access and refresh (the user removed the app at the provider). */
+  revokeAll(): void;
   /** The channels the options source pages through. */
   projects: { id: string; name: string }[];
   /** The workspace `/api/me` names (the `acme` account label). */
@@ -70,6 +72,10 @@ export async function startProvider(): Promise<Provider> {
     apiRequests: [],
     revokeAccess: (t) => void access.delete(t),
     revokeRefresh: (t) => void refresh.delete(t),
+    revokeAll: () => {
+      access.clear();
+      refresh.clear();
+    },
     projects: Array.from({ length: 5 }, (_, i) => ({ id: `p${i + 1}`, name: `Project ${i + 1}` })),
     workspace: 'Acme Workspace',
     keyRevoked: false,

@@ -40,6 +40,8 @@ export async function startService(
     logs?: string[];
     /** The resolver behind outbound requests (a test resolver maps names to loopback). */
     resolve?: Resolve;
+    /** Every MCP request through the SDK (see CreateAppOptions). */
+    mcpSdkOnly?: boolean;
   } = {},
 ) {
   const server = createServer();
@@ -64,6 +66,7 @@ export async function startService(
     logger,
     connectors: opts.connectors,
     resolve: opts.resolve,
+    mcpSdkOnly: opts.mcpSdkOnly,
   });
   server.on('request', app);
 

@@ -1,10 +1,10 @@
-import { receiveTrigger } from '@inlay/connectors';
+import { ConnectorError, receiveTrigger, type TriggerItem } from '@inlay/connectors';
 import { jsonTextTooDeep } from '@inlay/contract';
 import { and, eq } from 'drizzle-orm';
 import express, { type Request, Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { tooDeep } from '../../http/json-body.ts';
-import { HttpProblem, notFound } from '../../http/problem.ts';
+import { HttpProblem, notFound, unprocessable } from '../../http/problem.ts';
 import { isUuid } from '../../http/validate.ts';
 import type { Limiters } from '../../ratelimit/limiters.ts';
 import { limitWebhook } from '../../ratelimit/rate-limit.ts';
@@ -77,8 +77,8 @@ export function appHookRoutes(
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
     );
-    const items = receiveTrigger(
-      ctx.connectors,
+    const items = await receiveTrigger(
+      await ctx.registry.forAccount(row.accountId),
       trigger.connector,
       trigger.trigger,
       {
@@ -87,7 +87,11 @@ export function appHookRoutes(
         body: req.body,
       },
       signingSecret,
-    );
+    ).catch((err: unknown) => {
+      // An authentic delivery the trigger cannot read (no item id, a custom connector's expression failing).
+      if (err instanceof ConnectorError) throw unprocessable('body', 'items', err.message);
+      throw err;
+    });
     if (!items) throw new HttpProblem(401, 'unauthorized', 'The signature of this delivery does not verify');
     if (!row.active || !row.enabled || items.length === 0) {
       res.json({ message: 'success', executionIds: [] });
@@ -105,7 +109,7 @@ export function appHookRoutes(
 async function startNew(
   ctx: AppContext,
   r: { accountId: string; userId: string; installationId: string; workflowId: string; version: number },
-  items: ReturnType<typeof receiveTrigger> & object,
+  items: TriggerItem[],
   runs: RunStore,
 ): Promise<string[]> {
   return ctx.db.transaction(async (tx) => {

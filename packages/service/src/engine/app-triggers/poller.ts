@@ -109,7 +109,8 @@ export async function runClaimed(deps: PollDeps, c: Claimed, now = new Date()): 
   const trigger = v?.definition.trigger;
   if (trigger?.type !== 'app') return finish(deps, c, {}, null);
   const every = everyMs(trigger.every);
-  const kind = ctx.connectors.get(trigger.connector)?.triggers?.find((t) => t.id === trigger.trigger)?.kind;
+  const connectors = await ctx.registry.forAccount(c.accountId);
+  const kind = connectors.get(trigger.connector)?.triggers?.find((t) => t.id === trigger.trigger)?.kind;
   try {
     if (kind === 'webhook') {
       // Armed once; deliveries then come to the trigger URL and nothing polls.
@@ -119,7 +120,7 @@ export async function runClaimed(deps: PollDeps, c: Claimed, now = new Date()): 
     }
     const cred = await triggerCredential(ctx, c, trigger.connector);
     const seen = new Set(c.state.seen ?? []);
-    const items = await pollTrigger(ctx.connectors, trigger.connector, trigger.trigger, trigger.input, {
+    const items = await pollTrigger(connectors, trigger.connector, trigger.trigger, trigger.input, {
       ...(cred
         ? { credential: cred.secrets, onUnauthorized: cred.onUnauthorized, onAuthRefused: cred.onAuthRefused }
         : {}),

@@ -20,10 +20,10 @@ export interface TriggerRow {
 }
 
 /** The credential a trigger calls its app with (refresh and the credential-health path included). */
-export const triggerCredential = (ctx: AppContext, r: TriggerRow, connector: string) =>
+export const triggerCredential = async (ctx: AppContext, r: TriggerRow, connector: string) =>
   new RunCredentials(
     ctx.credentials,
-    ctx.connectors,
+    await ctx.registry.forAccount(r.accountId),
     { accountId: r.accountId, userId: r.userId },
     r.credentialIds,
   ).for(connector);
@@ -46,7 +46,7 @@ export async function subscribe(
   const hookSecret = randomBytes(24).toString('base64url');
   const url = `${ctx.config.publicUrl}/hooks/app/${r.installationId}/${r.workflowId}/${hookSecret}`;
   const sub = await subscribeTrigger(
-    ctx.connectors,
+    await ctx.registry.forAccount(r.accountId),
     trigger.connector,
     trigger.trigger,
     trigger.input,
@@ -77,7 +77,8 @@ async function unsubscribeRows(
       const trigger = v?.definition.trigger;
       if (trigger?.type !== 'app') continue;
       const cred = await triggerCredential(ctx, r, trigger.connector);
-      await unsubscribeTrigger(ctx.connectors, trigger.connector, trigger.trigger, trigger.input, sub.id, {
+      const connectors = await ctx.registry.forAccount(r.accountId);
+      await unsubscribeTrigger(connectors, trigger.connector, trigger.trigger, trigger.input, sub.id, {
         ...callOptions(cred),
         timeoutMs: 10_000,
       });

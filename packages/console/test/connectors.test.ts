@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAccount, type InlayApp } from '@inlay/service';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleHarness, hasChromium, seriousViolations, startConsole, watch } from './harness.ts';
+
+// The Connectors page end to end: custom connectors written in the JSON editor and imported from OpenAPI,
+// and the proxy tried against a real fake provider on 127.0.0.1.
+
+const PROVIDER_KEY = 'acme-key-51c2';
+
+let h: ConsoleHarness;
+let app: InlayApp;
+let provider: Server;
+let providerUrl: string;
+let origin: string;
+let apiKey: string;
+let browser: Browser;
+/** The `x-acme-key` of every request the fake provider got. */
+const seenKeys: (string | undefined)[] = [];
+
+const readBody = async (req: IncomingMessage) => {
+  let s = '';
+  for await (const chunk of req) s += chunk;
+  return s;
+};
+
+/** A fake CRM: contacts as JSON (the API key required), a big text body, and echo of what was posted. */
+function startProvider() {
+  return createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const key = req.headers['x-acme-key'] as string | undefined;
+    seenKeys.push(key);
+    const body = await readBody(req);
+    if (key !== PROVIDER_KEY) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"bad key"}');
+      return;
+    }
+    if (url.pathname === '/v1/contacts' && req.method === 'GET') {
+      const limit = Number(url.searchParams.get('limit') ?? 10);
+      const contacts = [
+        { id: 'c1', email: 'ada@acme.test' },
+        { id: 'c2', email: 'grace@acme.test' },
+        { id: 'c3', email: 'alan@acme.test' },
+      ].slice(0, limit);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ contacts }));
+    } else if (url.pathname === '/v1/contacts' && req.method === 'POST') {
+      res.writeHead(201, { 'content-type': 'application/json' }).end(body);
+    } else if (url.pathname === '/v1/export') {
+      res.writeHead(200, { 'content-type': 'text/csv' }).end(`id,email\n${'c9,x@acme.test\n'.repeat(5000)}`);
+    } else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such route');
+  });
+}
+
+const api = <T = any>(method: string, path: string, body?: unknown) => h.api<T>(apiKey, method, path, body);
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  provider = startProvider();
+  await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
+  providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+  // The fake provider is on loopback, which the egress policy refuses unless the operator opens it.
+  h = await startConsole({ INLAY_EGRESS_ALLOW: new URL(providerUrl).host });
+  ({ app, origin, browser } = h);
+});
+
+afterAll(async () => {
+  await h?.close();
+  await new Promise<void>((r) => (provider ? provider.close(() => r()) : r()));
+});
+
+/** The custom connector typed into the editor: the fake CRM, its key in a header. */
+const acme = (extra: Record<string, unknown> = {}) => ({
+  id: 'acme',
+  name: 'Acme CRM',
+  description: 'Contacts in Acme',
+  category: 'crm',
+  icon: 'acme',
+  baseUrl: `${providerUrl}/v1`,
+  auth: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-acme-key',
+    fields: [{ name: 'apiKey', label: 'API key', type: 'password', required: true, secret: true }],
+  },
+  actions: [
+    {
+      id: 'list_contacts',
+      name: 'List contacts',
+      description: 'Lists contacts',
+      kind: 'read',
+      input: { type: 'object', properties: {} },
+      request: { method: 'GET', path: '/contacts' },
+      output: 'contacts',
+    },
+  ],
+  ...extra,
+});
+
+/** A small OpenAPI document, as a user would paste it: two operations, one with a cookie parameter dropped. */
+const petsYaml = () => `openapi: 3.0.3
+info: { title: Pet store, version: "1" }
+servers: [{ url: "${providerUrl}/v1" }]
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      summary: List pets
+      parameters:
+        - { name: limit, in: query, schema: { type: integer } }
+        - { name: session, in: cookie, schema: { type: string } }
+      responses: { "200": { description: ok } }
+  /pets/{petId}:
+    get:
+      operationId: getPet
+      summary: Get a pet
+      parameters:
+        - { name: petId, in: path, required: true, schema: { type: integer } }
+      responses: { "200": { description: ok } }
+`;
+
+/** Replaces an editor's whole text from the keyboard. */
+async function typeInto(page: Page, editorName: string, text: string) {
+  const editor = page.getByRole('textbox', { name: editorName });
+  await editor.waitFor();
+  await editor.focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+}
+
+describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
+  'the Connectors page in Chromium, %s',
+  (scheme) => {
+    it('creates, edits and deletes custom connectors, imports OpenAPI and tries the proxy', async () => {
+      ({ apiKey } = await createAccount(app.context.db, `Connectors ${scheme}`));
+      await api('POST', '/users', { username: 'carol' });
+      await api('POST', '/users', { username: 'dave' });
+      const context = await browser.newContext({
+        colorScheme: scheme,
+        viewport: { width: 1280, height: 900 },
+      });
+      const page = await context.newPage();
+      const { errors, checkPage } = watch(page, scheme);
+
+      await page.goto(`${origin}/console/connectors`);
+      await page.getByLabel('API key').fill(apiKey);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
+      await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(5);
+      expect(await page.locator('.badge-custom').count()).toBe(0);
+
+      // New connector, from the keyboard: the editor starts from a template the schema accepts.
+      const newButton = page.getByRole('button', { name: 'New connector' });
+      await newButton.focus();
+      await page.keyboard.press('Enter');
+      expect(await newButton.getAttribute('aria-expanded')).toBe('true');
+      const template = page.getByRole('textbox', { name: 'New connector definition' });
+      await template.waitFor();
+      expect(await template.textContent()).toContain('"baseUrl"');
+      await checkPage('new connector');
+      // A category outside the schema's enum is listed by the linter, and Create stays off.
+      await typeInto(page, 'New connector definition', JSON.stringify(acme({ category: 'toys' }), null, 2));
+      await expect.poll(() => page.locator('.lint').first().textContent()).toContain('/category');
+      const create = page.getByRole('button', { name: 'Create connector' });
+      expect(await create.isDisabled()).toBe(true);
+      await typeInto(page, 'New connector definition', JSON.stringify(acme(), null, 2));
+      await expect.poll(() => create.isDisabled()).toBe(false);
+      await create.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Acme CRM', level: 1 }).waitFor();
+      expect(page.url()).toBe(`${origin}/console/connectors/acme`);
+      await page.getByText('Custom, version 1').waitFor();
+      expect((await api('GET', '/connectors/acme/definition')).data.definition).toEqual(acme());
+
+      // Edit: the stored definition in the editor. What only the service checks comes back naming the field.
+      const editorName = 'Definition of Acme CRM';
+      await page.getByRole('heading', { name: 'Definition (version 1)' }).waitFor();
+      await expect
+        .poll(() => page.getByRole('textbox', { name: editorName }).textContent())
+        .toContain('list_contacts');
+      await checkPage('custom connector');
+      const bad = acme();
+      bad.actions[0]!.output = '$$$(';
+      await typeInto(page, editorName, JSON.stringify(bad, null, 2));
+      const save = page.getByRole('button', { name: 'Save new version' });
+      await expect.poll(() => save.isDisabled()).toBe(false);
+      await save.click();
+      const refused = page.locator('.error-list');
+      await refused.waitFor();
+      expect(await refused.textContent()).toContain('body.actions[0].output');
+      expect(await refused.textContent()).toContain('JSONata');
+      expect((await api('GET', '/connectors/acme/definition')).data.version).toBe(1);
+      await checkPage('custom connector refused');
+      await typeInto(
+        page,
+        editorName,
+        JSON.stringify(acme({ description: 'Contacts and deals in Acme' }), null, 2),
+      );
+      await save.click();
+      await page.getByText('Saved version 2.').waitFor();
+      await page.getByRole('heading', { name: 'Definition (version 2)' }).waitFor();
+      const v2 = (await api('GET', '/connectors/acme/definition')).data;
+      expect(v2).toMatchObject({ version: 2, definition: { description: 'Contacts and deals in Acme' } });
+
+      // The catalog marks it custom.
+      await page.getByRole('link', { name: '← All connectors' }).click();
+      await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
+      const acmeRow = page.locator('tr', { has: page.getByRole('link', { name: 'Acme CRM' }) });
+      await acmeRow.waitFor();
+      expect(await acmeRow.locator('.badge-custom').textContent()).toBe('Custom');
+
+      // Import OpenAPI: pasted, previewed (actions, warnings, the draft in the editor), then created.
+      await page.getByRole('button', { name: 'Import OpenAPI' }).click();
+      // Light: a file chosen on this computer, read by the browser; dark: the text pasted.
+      if (scheme === 'light') {
+        await page.getByLabel('Or read a file from this computer').setInputFiles({
+          name: 'pets.yaml',
+          mimeType: 'application/yaml',
+          buffer: Buffer.from(petsYaml()),
+        });
+        await expect
+          .poll(() => page.getByLabel('OpenAPI document (YAML or JSON)').inputValue())
+          .toBe(petsYaml());
+      } else await page.getByLabel('OpenAPI document (YAML or JSON)').fill(petsYaml());
+      await page.getByLabel(/^Connector id/).fill('pets');
+      await page.getByLabel(/^Name/).fill('Pets');
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await page.getByRole('heading', { name: 'Draft: Pets' }).waitFor();
+      expect(await page.getByText(/^2 actions, \d+ warnings?\.$/).count()).toBe(1);
+      expect(await page.getByRole('list', { name: 'Import warnings' }).textContent()).toContain('session');
+      await expect
+        .poll(() => page.getByRole('textbox', { name: 'Draft definition of Pets' }).textContent())
+        .toContain('list_pets');
+      await checkPage('import preview');
+      await expect
+        .poll(() => page.getByRole('button', { name: 'Create connector' }).isDisabled())
+        .toBe(false);
+      await page.getByRole('button', { name: 'Create connector' }).click();
+      await page.getByRole('heading', { name: 'Pets', level: 1 }).waitFor();
+      const pets = (await api('GET', '/connectors/pets/definition')).data.definition;
+      expect(pets.actions.map((a: { id: string }) => a.id).sort()).toEqual(['get_pet', 'list_pets']);
+      expect(pets.baseUrl).toBe(`${providerUrl}/v1`);
+
+      // Delete, after the confirmation dialog.
+      await page.getByRole('button', { name: 'Delete Pets…' }).click();
+      await page.getByRole('dialog').waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Delete connector' }).click();
+      await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
+      expect(
+        (
+          await fetch(`${origin}/connectors/pets/definition`, {
+            headers: { authorization: `Bearer ${apiKey}` },
+          })
+        ).status,
+      ).toBe(404);
+
+      // Try the proxy: carol's Acme key is inserted by Inlay; the provider's JSON comes back pretty-printed.
+      const { data: cred } = await api('POST', '/credentials', {
+        userId: 'carol',
+        connector: 'acme',
+        data: { apiKey: PROVIDER_KEY },
+      });
+      seenKeys.length = 0;
+      await page.getByLabel('Connector', { exact: true }).selectOption('acme');
+      await page.getByLabel('User (id or username)').fill('carol');
+      await page.getByLabel(/^Path/).fill('/contacts');
+      await page.getByLabel(/^Query/).fill('limit=2');
+      await page.getByRole('button', { name: 'Send request' }).click();
+      const answer = page.getByRole('region', { name: 'Provider answer' });
+      await answer.waitFor();
+      const facts = await answer.locator('.facts').textContent();
+      expect(facts).toContain('200');
+      expect(facts).toContain('application/json');
+      const shown = await page.getByRole('region', { name: 'Response body' }).textContent();
+      expect(JSON.parse(shown ?? '')).toEqual({
+        contacts: [
+          { id: 'c1', email: 'ada@acme.test' },
+          { id: 'c2', email: 'grace@acme.test' },
+        ],
+      });
+      expect(shown).toContain('\n  "contacts": [');
+      expect(seenKeys).toEqual([PROVIDER_KEY]);
+      await checkPage('proxy answer');
+
+      // A POST with a JSON body, echoed by the provider with its status.
+      await page.getByLabel('Method', { exact: true }).selectOption('POST');
+      await page.getByLabel(/^Query/).fill('');
+      await page.getByLabel(/^Body/).fill('{"email": "new@acme.test"}');
+      await page.getByRole('button', { name: 'Send request' }).click();
+      await expect.poll(() => answer.locator('.facts').textContent()).toContain('201');
+      expect(
+        JSON.parse((await page.getByRole('region', { name: 'Response body' }).textContent()) ?? ''),
+      ).toEqual({
+        email: 'new@acme.test',
+      });
+
+      // A big text body is cut for display.
+      await page.getByLabel('Method', { exact: true }).selectOption('GET');
+      await page.getByLabel(/^Body/).fill('');
+      await page.getByLabel(/^Path/).fill('/export');
+      await page.getByRole('button', { name: 'Send request' }).click();
+      await page.getByText('Cut to the first 20,000 characters.').waitFor();
+      expect(await answer.locator('.facts').textContent()).toContain('text/csv');
+      expect((await page.getByRole('region', { name: 'Response body' }).textContent())?.length).toBe(20_000);
+
+      // Inlay's own refusal (dave has no Acme connection) as problem details.
+      await page.getByLabel('User (id or username)').fill('dave');
+      await page.getByLabel(/^Path/).fill('/contacts');
+      await page.getByRole('button', { name: 'Send request' }).click();
+      const problem = page.getByRole('alert', { name: 'Problem details' });
+      await problem.waitFor();
+      const text = await problem.textContent();
+      expect(text).toContain('404');
+      expect(text).toContain('not_found');
+      expect(text).toContain('Acme CRM credential');
+      await checkPage('proxy problem');
+
+      // Delete while an installed workflow uses it: the service's refusal is shown, nothing is deleted.
+      const { integrationId } = await api('POST', '/integrations', { name: 'CRM sync' });
+      const wf = await api('POST', '/workflows', {
+        integrationId,
+        name: 'List Acme contacts',
+        definition: {
+          trigger: { type: 'manual' },
+          steps: [{ id: randomUUID(), connector: 'acme', action: 'list_contacts', input: {} }],
+        },
+      });
+      await api('POST', '/installations', {
+        userId: 'carol',
+        workflowIds: [wf.workflowId],
+        credentialIds: { acme: cred.credentialId },
+      });
+      await page.getByRole('link', { name: 'Acme CRM' }).click();
+      await page.getByRole('button', { name: 'Delete Acme CRM…' }).click();
+      await page.getByRole('button', { name: 'Delete connector' }).click();
+      await page
+        .getByRole('dialog')
+        .getByText(/is installed: uninstall it first/)
+        .waitFor();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      expect((await api('GET', '/connectors/acme/definition')).data.version).toBe(2);
+
+      // Chromium logs each refused request: exactly the three the test provoked (the invalid JSONata, dave's
+      // missing connection, the delete while installed), and nothing else was logged.
+      const failedLoad = (e: string) => e.startsWith('Failed to load resource');
+      expect(errors.filter(failedLoad).map((e) => e.match(/status of (\d+)/)?.[1])).toEqual([
+        '400',
+        '404',
+        '409',
+      ]);
+      expect(errors.filter((e) => !failedLoad(e))).toEqual([]);
+      await context.close();
+    });
+  },
+);

@@ -1,0 +1,1 @@
+CREATE INDEX "credentials_account_status_idx" ON "credentials" USING btree ("account_id","status","status_changed_at");
