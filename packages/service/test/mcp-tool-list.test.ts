@@ -167,13 +167,15 @@ describe.skipIf(!onPostgres)('two nodes on PostgreSQL', () => {
   });
   afterAll(() => other?.close());
 
-  it('shows a restriction written on node A in node B’s very next tools/list', async () => {
+  it('shows a restriction written on node A in node B’s tools/list once A’s notification has reached B', async () => {
     const server = await createServerWith({});
     const onB = server.url.replace(svc.url, other.url);
     expect(await listedNames(onB)).toHaveLength(TOOLS.length);
     await setRestrictions(svc.db, server.serverId, { actions: { allow: ['list_workflows_inlay'] } });
+    await other.ctx.store.changes.sync();
     expect(await listedNames(onB)).toEqual(['list_workflows_inlay']);
     await svc.call('DELETE', `/mcp-servers/${server.serverId}`, { auth: s.apiKey });
+    await other.ctx.store.changes.sync();
     const gone = await rawRpc(onB, LIST, { ...auth(), ...legacy });
     expect(gone.status).toBe(404);
   });

@@ -59,6 +59,9 @@ describe('a repeated workflow list', () => {
     });
     s = await seedAccount(svc, { username: 'quiet-alice' });
     await installDirect(svc.db, s);
+    // The trigger's notifications of those writes reach this node after they commit; one arriving between the
+    // two lists below would (rightly) make the first one's entries stale.
+    await svc.ctx.store.changes.sync();
   });
   afterAll(() => svc?.close());
 
@@ -84,6 +87,7 @@ describe('read cache on one node', () => {
   beforeAll(async () => {
     svc = await startService();
     s = await seedAccount(svc, { username: 'cache-alice' });
+    await svc.ctx.store.changes.sync();
   });
   afterAll(() => svc?.close());
 
@@ -117,6 +121,7 @@ describe('read cache on one node', () => {
   });
 
   it('is not dropped by the scheduler moving a schedule on', async () => {
+    await svc.ctx.store.changes.sync();
     await list();
     const n = await counted(svc, async () => {
       await svc.db
@@ -198,6 +203,7 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
   const listOn = (svc: Service) => svc.call('GET', `/workflows?userId=${s.userId}`, { auth: s.apiKey });
 
   async function warm(svc: Service) {
+    await svc.ctx.store.changes.sync();
     await listOn(svc);
     const n = await counted(svc, () => listOn(svc));
     // The workflow list and its attention.
@@ -225,6 +231,7 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
   it('shows attention that another process changed: runs failing, then one succeeding', async () => {
     const f = await seedAccount(a, { username: 'nodes-frank' });
     await installDirect(a.db, f);
+    await b.ctx.store.changes.sync();
     const attentionOn = async (svc: Service) =>
       (await svc.call('GET', `/workflows?userId=${f.userId}`, { auth: f.apiKey })).body.data[0].attention;
     expect(await attentionOn(b)).toBeNull();
@@ -378,6 +385,9 @@ describe.skipIf(!onPostgres)('local write tracking (PostgreSQL only; skipped on 
 
   it('counts a write to a watched table when it completes, in promise and callback form', async () => {
     expect(await count(() => pool.query('update "users" set "full_name" = "full_name" where false'))).toBe(1);
+    expect(
+      await count(() => pool.query('update "mcp_servers" set "restrictions" = $1 where false', [{}])),
+    ).toBe(1);
     expect(
       await count(() => pool.query({ name: 'w', text: 'delete from installations where false', values: [] })),
     ).toBe(1);

@@ -26,8 +26,9 @@ export function createAuthenticator(ctx: AppContext) {
   });
   ctx.onClose(
     ctx.store.changes.subscribe((change) => {
-      // A user's change, or one only attention reads, leaves keys as they were.
-      if (change.kind !== 'user' && change.kind !== 'topic') keyCache.clear();
+      // Only a change to API keys (a key created, revoked or deleted, an account's keys cascading away with it)
+      // or one that may have missed some clears the cache: other tenants' writes, which are constant, leave it.
+      if (change.kind === 'keys' || change.kind === 'all') keyCache.clear();
     }),
   );
 

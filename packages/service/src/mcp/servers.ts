@@ -65,9 +65,10 @@ const findServer = preparedPerStore<McpServerRow>(
 
 /**
  * The server an MCP URL names, when the access token matches; compared in constant time. The row is kept in the
- * read cache: a server is never changed, only created or deleted, and a deletion (on any node) announces a
- * change to its account (`drizzle/0013_mcp_server_changes.sql`), which drops it, as a revoked API key is dropped.
- * The deleting node drops it before it answers (`forgetMcpServers`).
+ * read cache: the API never changes a server, only creates or deletes it, but any write to the row (on any node,
+ * plain SQL included) announces a change to its account (`drizzle/0013_mcp_server_changes.sql`), which drops it,
+ * as a revoked API key is dropped. A write through this node's pool drops it before the writer's next request
+ * (`store/local-writes.ts`); the deleting node also drops it before it answers (`forgetMcpServers`).
  */
 export async function findByToken(
   ctx: Pick<AppContext, 'reads' | 'store'>,

@@ -3,7 +3,7 @@ import type { Change } from './change-feed.ts';
 
 /** A statement that writes one of the tables whose changes the `inlay_changes` trigger announces. */
 const WATCHED_WRITE =
-  /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:"?public"?\.)?"?(?:accounts|api_keys|users|integrations|workflows|installations|user_workflows|custom_connectors)\b/i;
+  /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:"?public"?\.)?"?(?:accounts|api_keys|users|integrations|workflows|installations|user_workflows|custom_connectors|mcp_servers)\b/i;
 // The scheduler moving a schedule on, and app-trigger polls recording their state: the trigger ignores those
 // columns, so this does too (else every poll would empty this node's read cache).
 const SCHEDULE_MOVE =
