@@ -1025,6 +1025,10 @@ const ops: Record<string, Record<string, Op>> = {
       ok: CreateMcpServerResponse,
       status: '201',
       notFound: false,
+      problems: {
+        '422':
+          'A restriction names a connector the account does not have, an action the connector does not have, or no MCP tool (`field` points at the entry)',
+      },
     },
   },
   '/mcp-servers/{serverId}': {

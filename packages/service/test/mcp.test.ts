@@ -85,6 +85,33 @@ describe('MCP servers API', () => {
         'invalid_request',
         `body.restrictions.${list}.block`,
       );
+    // A name the account does not have would match nothing: a misspelt block list would block nothing.
+    const unknown: [Record<string, unknown>, string, string][] = [
+      [
+        { connectors: { block: ['slack', 'slakc'] } },
+        'body.restrictions.connectors.block.1',
+        'no connector "slakc"',
+      ],
+      [{ actions: { block: ['run_workflow_inaly'] } }, 'body.restrictions.actions.block.0', 'no MCP tool'],
+      [
+        { actions: { allow: ['slack.post_mesage'] } },
+        'body.restrictions.actions.allow.0',
+        'no action "post_mesage"',
+      ],
+      [{ actions: { block: ['nope.list'] } }, 'body.restrictions.actions.block.0', 'no connector "nope"'],
+      [
+        { actions: { allow: ['post_message'] } },
+        'body.restrictions.actions.allow.0',
+        'no MCP tool "post_message"',
+      ],
+    ];
+    const before = (await svc.call('GET', '/mcp-servers', { auth: s.apiKey })).body.data.length;
+    for (const [restrictions, field, message] of unknown) {
+      const r = await svc.call('POST', '/mcp-servers', { auth: s.apiKey, body: { name: 'x', restrictions } });
+      expectProblem(r, 422, 'unprocessable', field);
+      expect(r.body.errors[0].message).toContain(message);
+    }
+    expect((await svc.call('GET', '/mcp-servers', { auth: s.apiKey })).body.data).toHaveLength(before);
     expectProblem(
       await svc.call('POST', '/mcp-servers', { auth: jwt, body: { name: 'x' } }),
       403,

@@ -47,14 +47,17 @@ export function McpServersPage() {
     const connectors = ruleOf(f, 'connectors');
     const actions = ruleOf(f, 'actions');
     const description = String(f.get('description') ?? '').trim();
-    create.mutate({
-      name: String(f.get('name')).trim(),
-      ...(description ? { description } : {}),
-      ...(connectors || actions
-        ? { restrictions: { ...(connectors ? { connectors } : {}), ...(actions ? { actions } : {}) } }
-        : {}),
-    } as CreateMcpServerBody);
-    form.reset();
+    create.mutate(
+      {
+        name: String(f.get('name')).trim(),
+        ...(description ? { description } : {}),
+        ...(connectors || actions
+          ? { restrictions: { ...(connectors ? { connectors } : {}), ...(actions ? { actions } : {}) } }
+          : {}),
+      } as CreateMcpServerBody,
+      // Kept on an error (a misspelt name, say), so it can be corrected rather than typed again.
+      { onSuccess: () => form.reset() },
+    );
   };
   return (
     <>
@@ -90,7 +93,7 @@ export function McpServersPage() {
           </label>
           <label>
             Actions (connector.action; empty: all)
-            <input name="actions" placeholder="slack.send_message" />
+            <input name="actions" placeholder="slack.post_message" />
           </label>
         </fieldset>
         <div className="actions">

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
+import { checkRestrictions } from './check-restrictions.ts';
 import {
   createMcpServer,
   deleteMcpServer,
@@ -18,6 +19,7 @@ export function mcpServerRoutes(ctx: AppContext): Router {
 
   r.post('/mcp-servers', requireApiKey, async (req, res) => {
     const body = parse(CreateMcpServerBody, req.body, 'body');
+    checkRestrictions(await ctx.registry.forAccount(req.principal!.accountId), body.restrictions);
     const { id, accessToken } = await createMcpServer(ctx.db, req.principal!.accountId, body);
     res
       .status(201)

@@ -448,6 +448,14 @@ export const CASES: Case[] = [
     request: (v) => ({ path: `/api-keys/${v.apiKeyId}` }),
   },
   {
+    op: 'POST /mcp-servers',
+    slots: ['connector'],
+    request: (v) => ({
+      path: '/mcp-servers',
+      body: { name: 'S', restrictions: { connectors: { block: [v.connector] } } },
+    }),
+  },
+  {
     op: 'DELETE /mcp-servers/{serverId}',
     slots: ['serverId'],
     request: (v) => ({ path: `/mcp-servers/${v.serverId}` }),
@@ -498,8 +506,6 @@ export const NO_OBJECT_ID: Record<string, string> = {
   'POST /api-keys': 'creates a key of the caller’s account from a name and a mode',
   'PUT /settings': 'the caller’s own account settings (allowed origins)',
   'POST /webhook-endpoints': 'a URL and event names',
-  // Restrictions name connectors by machine name and are not looked up (any name is taken, in every account alike).
-  'POST /mcp-servers': 'a name and restrictions by connector name',
   'POST /console/session': 'exchanges an API key for a cookie: the key is the credential',
   'GET /console/session': 'the caller’s own session cookie',
   'DELETE /console/session': 'the caller’s own session cookie',
