@@ -5,6 +5,7 @@ import { IsoDateTime, LIMITS, Uuid } from './common.ts';
 export const WEBHOOK_EVENTS = [
   'credential.connected',
   'credential.needs_reconnect',
+  'credential.deleted',
   'execution.failed',
   'installation.created',
   'installation.deleted',

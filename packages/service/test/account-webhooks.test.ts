@@ -14,6 +14,7 @@ import {
   startProvider,
 } from './helpers/providers.ts';
 import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
+import { customConnector } from './helpers/tenant.ts';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -242,6 +243,112 @@ describe('account webhooks', () => {
     });
     expect(got.body).not.toContain(GOOD_KEY);
     await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+  });
+
+  it('credential.deleted for a credential deleted, one an uninstall took, one a deleted connector took; none for a deleted user', async () => {
+    const ep = await endpoint(['credential.deleted']);
+    const before = receiver.received.length;
+    const connect = async (userId: string, connector: string) => {
+      const r = await svc.call('POST', '/credentials', {
+        auth: apiKey,
+        body: { userId, connector, data: { apiKey: GOOD_KEY } },
+      });
+      expect(r.status, r.text).toBe(201);
+      return r.body.data.credentialId as string;
+    };
+    const events = async (n: number) => {
+      await until(() => receiver.received.length >= before + n);
+      return receiver.received
+        .slice(before)
+        .map((r) => new Webhook(ep.secret).verify(r.body, headersOf(r)) as { type: string; data: unknown });
+    };
+    try {
+      // 1. The user deletes it.
+      const first = await connect(alice, 'keyco');
+      expect(
+        (await svc.call('DELETE', `/credentials/${first}?userId=${alice}`, { auth: apiKey })).status,
+      ).toBe(200);
+      // 2. An uninstall with deleteCredentials takes it.
+      const second = await connect(alice, 'keyco');
+      const i = await svc.call('POST', '/integrations', { auth: apiKey, body: { name: 'Lists' } });
+      const w = await svc.call('POST', '/workflows', {
+        auth: apiKey,
+        body: {
+          integrationId: i.body.integrationId,
+          name: 'lists',
+          definition: {
+            trigger: { type: 'manual' },
+            steps: [
+              {
+                id: '22222222-2222-4222-8222-222222222222',
+                connector: 'keyco',
+                action: 'list_lists',
+                input: {},
+              },
+            ],
+          },
+        },
+      });
+      expect(w.status, w.text).toBe(201);
+      const inst = await svc.call('POST', '/installations', {
+        auth: apiKey,
+        body: {
+          userId: alice,
+          workflowIds: [w.body.workflowId],
+          credentialIds: { keyco: second },
+          values: [],
+        },
+      });
+      expect(inst.status, inst.text).toBe(201);
+      const uninstalled = await svc.call(
+        'DELETE',
+        `/installations/${inst.body.data.installationId}?userId=${alice}&deleteCredentials=true`,
+        { auth: apiKey },
+      );
+      expect(uninstalled.status).toBe(200);
+      // 3. A custom connector's deletion takes its credentials (every user's).
+      const custom = {
+        ...customConnector('mykeys', `${provider.url}/key`),
+        auth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          fields: [{ name: 'apiKey', label: 'API key', type: 'password', required: true, secret: true }],
+        },
+        test: { method: 'GET', path: '/me', label: 'team' },
+      };
+      expect((await svc.call('POST', '/connectors', { auth: apiKey, body: custom })).status).toBe(201);
+      const third = await connect(alice, 'mykeys');
+      expect((await svc.call('DELETE', '/connectors/mykeys', { auth: apiKey })).status).toBe(200);
+      // 4. Deleting a user sends nothing for its credentials; the next event is the one after.
+      const dave = await createUser(svc, apiKey, 'dave-deleted');
+      await connect(dave, 'keyco');
+      expect((await svc.call('DELETE', `/users/${dave}`, { auth: apiKey })).status).toBe(200);
+      const fourth = await connect(alice, 'keyco');
+      expect(
+        (await svc.call('DELETE', `/credentials/${fourth}?userId=${alice}`, { auth: apiKey })).status,
+      ).toBe(200);
+      const got = await events(4);
+      const data = (credentialId: string, connector: string, name: string, reason: string) => ({
+        type: 'credential.deleted',
+        timestamp: expect.any(String),
+        data: { credentialId, userId: alice, connector, name, reason },
+      });
+      expect(got).toEqual([
+        data(first, 'keyco', 'KeyCo', 'deleted'),
+        data(second, 'keyco', 'KeyCo', 'uninstalled'),
+        data(third, 'mykeys', 'Custom mykeys', 'connector_deleted'),
+        data(fourth, 'keyco', 'KeyCo', 'deleted'),
+      ]);
+      expect(
+        receiver.received
+          .slice(before)
+          .map((r) => r.body)
+          .join(),
+      ).not.toContain(GOOD_KEY);
+    } finally {
+      await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+    }
   });
 
   it('execution.failed names the run, its workflow and user, and the error', async () => {

@@ -15,6 +15,7 @@ import { HttpProblem, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { credentials, installations } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
+import { announceDeleted, DELETED } from './announce-deleted.ts';
 import { connectWithSecrets, replaceSecrets } from './connect.ts';
 import { failAbandoned, listAccountCredentials, listCredentials, toCredential } from './credentials.ts';
 import { startOAuth } from './oauth-flow.ts';
@@ -112,7 +113,7 @@ export function credentialsRoutes(ctx: AppContext): Router {
     const row = await ctx.credentials.find(user.accountId, user.id, id);
     if (!row) throw notFound('Credential');
     const usesIt = sql`exists (select 1 from jsonb_each_text(${installations.credentialIds}) c where c.value = ${id})`;
-    await ctx.db.transaction(async (tx) => {
+    const gone = await ctx.db.transaction(async (tx) => {
       const users = await tx
         .select({ id: installations.id })
         .from(installations)
@@ -134,8 +135,12 @@ export function credentialsRoutes(ctx: AppContext): Router {
             credentialIds: sql`(select coalesce(jsonb_object_agg(c.key, c.value), '{}'::jsonb) from jsonb_each(${installations.credentialIds}) c where c.value <> to_jsonb(${id}::text))`,
           })
           .where(and(eq(installations.userId, user.id), usesIt));
-      await tx.delete(credentials).where(and(eq(credentials.id, id), eq(credentials.userId, user.id)));
+      return tx
+        .delete(credentials)
+        .where(and(eq(credentials.id, id), eq(credentials.userId, user.id)))
+        .returning(DELETED);
     });
+    announceDeleted(ctx, user.accountId, gone, 'deleted');
     res.json({ message: 'Success' });
   });
 

@@ -3,6 +3,7 @@ import { CustomConnectorDefinitionQuery, DeclarativeConnector } from '@inlay/con
 import { and, eq, sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { announceDeleted, DELETED } from '../credentials/announce-deleted.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { HttpProblem, notFound, unprocessable } from '../http/problem.ts';
 import { parse } from '../http/validate.ts';
@@ -129,16 +130,18 @@ export function customConnectorRoutes(ctx: AppContext, defs: DefinitionCache): R
         'conflict',
         `A workflow that uses "${slug}" is installed: uninstall it first`,
       );
-    await ctx.db.transaction(async (tx) => {
+    const gone = await ctx.db.transaction(async (tx) => {
       await tx.delete(customConnectors).where(eq(customConnectors.id, current.id));
-      // A later connector with the same id may call another host: the secrets given to this one go with it.
-      await tx
-        .delete(credentials)
-        .where(and(eq(credentials.accountId, accountId), eq(credentials.connector, slug)));
       await tx
         .delete(oauthApps)
         .where(and(eq(oauthApps.accountId, accountId), eq(oauthApps.connector, slug)));
+      // A later connector with the same id may call another host: the secrets given to this one go with it.
+      return tx
+        .delete(credentials)
+        .where(and(eq(credentials.accountId, accountId), eq(credentials.connector, slug)))
+        .returning(DELETED);
     });
+    announceDeleted(ctx, accountId, gone, 'connector_deleted');
     res.json({ message: 'Success' });
   });
 

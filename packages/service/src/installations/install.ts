@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FormData, InstallValue } from '@inlay/contract';
 import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
+import { DELETED, type DeletedCredential } from '../credentials/announce-deleted.ts';
 import type { Vault } from '../credentials/vault.ts';
 import { triggerColumns } from '../engine/triggers.ts';
 import { conflict, unprocessable } from '../http/problem.ts';
@@ -154,29 +155,36 @@ export const valuesOf = (formData: FormData[]): InstallValue[] =>
  * Uninstalls: the user's workflow rows go (so nothing fires any more), then the installation. With
  * `deleteCredentials`, its credentials go too, except those another installation of the user still uses.
  */
-export async function deleteInstallation(db: Db, row: InstallationRow, deleteCredentials: boolean) {
-  await db.transaction(async (tx) => {
+export async function deleteInstallation(
+  db: Db,
+  row: InstallationRow,
+  deleteCredentials: boolean,
+): Promise<DeletedCredential[]> {
+  return db.transaction(async (tx) => {
     await tx.delete(userWorkflows).where(eq(userWorkflows.installationId, row.id));
     await tx.delete(installations).where(eq(installations.id, row.id));
     const ids = Object.values(row.credentialIds);
-    if (!deleteCredentials || ids.length === 0) return;
-    await tx.delete(credentials).where(
-      and(
-        eq(credentials.userId, row.userId),
-        inArray(credentials.id, ids),
-        notExists(
-          tx
-            .select({ one: sql`1` })
-            .from(installations)
-            .where(
-              and(
-                eq(installations.userId, row.userId),
-                ne(installations.id, row.id),
-                sql`exists (select 1 from jsonb_each_text(${installations.credentialIds}) c where c.value = ${credentials.id}::text)`,
+    if (!deleteCredentials || ids.length === 0) return [];
+    return tx
+      .delete(credentials)
+      .where(
+        and(
+          eq(credentials.userId, row.userId),
+          inArray(credentials.id, ids),
+          notExists(
+            tx
+              .select({ one: sql`1` })
+              .from(installations)
+              .where(
+                and(
+                  eq(installations.userId, row.userId),
+                  ne(installations.id, row.id),
+                  sql`exists (select 1 from jsonb_each_text(${installations.credentialIds}) c where c.value = ${credentials.id}::text)`,
+                ),
               ),
-            ),
+          ),
         ),
-      ),
-    );
+      )
+      .returning(DELETED);
   });
 }

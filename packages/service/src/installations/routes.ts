@@ -8,6 +8,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { announceDeleted } from '../credentials/announce-deleted.ts';
 import { disarmInstallation } from '../engine/app-triggers/subscriptions.ts';
 import { notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
@@ -113,12 +114,13 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
     const { row } = await findScoped(req, q.userId);
     // Unsubscribed while the credentials still exist (deleteCredentials may remove them).
     await disarmInstallation(ctx, defs, row.id);
-    await deleteInstallation(ctx.db, row, q.deleteCredentials === 'true');
+    const gone = await deleteInstallation(ctx.db, row, q.deleteCredentials === 'true');
     void ctx.events.emit(row.accountId, 'installation.deleted', {
       installationId: row.id,
       userId: row.userId,
       integrationId: row.integrationId,
     });
+    announceDeleted(ctx, row.accountId, gone, 'uninstalled');
     res.json({ message: 'Success' });
   });
 
