@@ -98,6 +98,24 @@ async function endpoint(events: string[], url = `${receiver.url}/hooks`) {
   return r.body as { webhookEndpointId: string; secret: string };
 }
 
+/** A manual workflow of one step in a new integration; answers the created workflow's id. */
+async function oneStepWorkflow(name: string, step: { connector: string; action: string; input: object }) {
+  const i = await svc.call('POST', '/integrations', { auth: apiKey, body: { name } });
+  const w = await svc.call('POST', '/workflows', {
+    auth: apiKey,
+    body: {
+      integrationId: i.body.integrationId,
+      name,
+      definition: {
+        trigger: { type: 'manual' },
+        steps: [{ id: '11111111-1111-4111-8111-111111111111', ...step }],
+      },
+    },
+  });
+  expect(w.status, w.text).toBe(201);
+  return w.body.workflowId as string;
+}
+
 const headersOf = (r: Received) => ({
   'webhook-id': String(r.headers['webhook-id']),
   'webhook-timestamp': String(r.headers['webhook-timestamp']),
@@ -149,28 +167,14 @@ describe('account webhooks', () => {
     receiver.state.failFirst = 2;
     const before = receiver.received.length;
     try {
-      const i = await svc.call('POST', '/integrations', { auth: apiKey, body: { name: 'Hooks' } });
-      const w = await svc.call('POST', '/workflows', {
-        auth: apiKey,
-        body: {
-          integrationId: i.body.integrationId,
-          name: 'noop',
-          definition: {
-            trigger: { type: 'manual' },
-            steps: [
-              {
-                id: '11111111-1111-4111-8111-111111111111',
-                connector: 'transform',
-                action: 'map',
-                input: { expression: '1' },
-              },
-            ],
-          },
-        },
+      const workflowId = await oneStepWorkflow('noop', {
+        connector: 'transform',
+        action: 'map',
+        input: { expression: '1' },
       });
       const inst = await svc.call('POST', '/installations', {
         auth: apiKey,
-        body: { userId: alice, workflowIds: [w.body.workflowId], credentialIds: {}, values: [] },
+        body: { userId: alice, workflowIds: [workflowId], credentialIds: {}, values: [] },
       });
       expect(inst.status, inst.text).toBe(201);
       const installationId = inst.body.data.installationId;
@@ -186,7 +190,7 @@ describe('account webhooks', () => {
       })) as any[];
       expect(created).toMatchObject({
         type: 'installation.created',
-        data: { installationId, userId: alice, workflowIds: [w.body.workflowId] },
+        data: { installationId, userId: alice, workflowIds: [workflowId] },
       });
       expect(deleted).toMatchObject({
         type: 'installation.deleted',
@@ -270,31 +274,16 @@ describe('account webhooks', () => {
       ).toBe(200);
       // 2. An uninstall with deleteCredentials takes it.
       const second = await connect(alice, 'keyco');
-      const i = await svc.call('POST', '/integrations', { auth: apiKey, body: { name: 'Lists' } });
-      const w = await svc.call('POST', '/workflows', {
-        auth: apiKey,
-        body: {
-          integrationId: i.body.integrationId,
-          name: 'lists',
-          definition: {
-            trigger: { type: 'manual' },
-            steps: [
-              {
-                id: '22222222-2222-4222-8222-222222222222',
-                connector: 'keyco',
-                action: 'list_lists',
-                input: {},
-              },
-            ],
-          },
-        },
+      const workflowId = await oneStepWorkflow('lists', {
+        connector: 'keyco',
+        action: 'list_lists',
+        input: {},
       });
-      expect(w.status, w.text).toBe(201);
       const inst = await svc.call('POST', '/installations', {
         auth: apiKey,
         body: {
           userId: alice,
-          workflowIds: [w.body.workflowId],
+          workflowIds: [workflowId],
           credentialIds: { keyco: second },
           values: [],
         },
@@ -355,26 +344,11 @@ describe('account webhooks', () => {
     const ep = await endpoint(['execution.failed']);
     const before = receiver.received.length;
     try {
-      const i = await svc.call('POST', '/integrations', { auth: apiKey, body: { name: 'Broken' } });
-      const w = await svc.call('POST', '/workflows', {
-        auth: apiKey,
-        body: {
-          integrationId: i.body.integrationId,
-          name: 'broken',
-          definition: {
-            trigger: { type: 'manual' },
-            steps: [
-              {
-                id: '22222222-2222-4222-8222-222222222222',
-                connector: 'transform',
-                action: 'map',
-                input: { expression: '$error("the mapping broke")' },
-              },
-            ],
-          },
-        },
+      const workflowId = await oneStepWorkflow('broken', {
+        connector: 'transform',
+        action: 'map',
+        input: { expression: '$error("the mapping broke")' },
       });
-      const workflowId = w.body.workflowId;
       await svc.call('POST', '/installations', {
         auth: apiKey,
         body: { userId: alice, workflowIds: [workflowId], credentialIds: {}, values: [] },
