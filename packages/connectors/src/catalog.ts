@@ -40,6 +40,7 @@ export function toConnector(def: ConnectorDefinition, publicUrl: string): Connec
     sources: Object.keys(def.sources ?? {}),
     triggers: (def.triggers ?? []).map(toConnectorTrigger),
     ...(def.custom ? { custom: true, version: def.custom.version } : {}),
+    ...(def.apis && Object.keys(def.apis).length ? { apis: Object.keys(def.apis) } : {}),
   };
 }
 

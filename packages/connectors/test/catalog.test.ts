@@ -93,6 +93,13 @@ describe('catalog', () => {
     });
   });
 
+  it("lists a connector's named APIs (the proxy's ?api=) by name, and none when it has none", () => {
+    const byId = (id: string) => catalog.find((c) => c.id === id)!;
+    expect(toConnector(byId('google-sheets'), 'https://inlay.test').apis).toEqual(['drive']);
+    expect(toConnector(byId('xero'), 'https://inlay.test').apis).toEqual(['identity']);
+    expect(toConnector(byId('slack'), 'https://inlay.test')).not.toHaveProperty('apis');
+  });
+
   it('draws a monogram for an icon simple-icons does not have', () => {
     const svg = connectorIconSvg({
       ...apps[0]!,

@@ -80,6 +80,10 @@ export const Connector = z
         "Additive: true for the account's own connector (`POST /connectors`), absent for built-ins",
     }),
     version: z.number().int().optional().meta({ description: "Additive: a custom connector's version" }),
+    apis: z.array(z.string()).optional().meta({
+      description:
+        "Additive: the names of the connector's other APIs besides its base URL, for the proxy's `?api=` (Google Sheets: `drive`); absent when it has none",
+    }),
   })
   .meta({ id: 'Connector' });
 export type Connector = z.infer<typeof Connector>;

@@ -274,6 +274,13 @@ describe('forwarding', () => {
       auth: apiKey,
     });
     expect(files.body.url).toBe('/files/list');
+    // GET /connectors names the APIs `?api=` may pick, so a form can offer them.
+    const listed = (await svc.call('GET', '/connectors', { auth: apiKey })).body.data as {
+      id: string;
+      apis?: string[];
+    }[];
+    expect(listed.find((c) => c.id === 'echo')?.apis).toEqual(['files']);
+    expect(listed.find((c) => c.id === 'tenant')).not.toHaveProperty('apis');
     expectProblem(
       await svc.call('GET', `/connectors/echo/proxy/list?api=nope&userId=${alice}`, { auth: apiKey }),
       400,
