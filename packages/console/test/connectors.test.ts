@@ -10,6 +10,8 @@ import { type ConsoleHarness, hasChromium, seriousViolations, startConsole, watc
 // and the proxy tried against a real fake provider on 127.0.0.1.
 
 const PROVIDER_KEY = 'acme-key-51c2';
+/** The key of carol's second Acme connection, which the fake provider refuses (401). */
+const SECOND_KEY = 'acme-key-second-7e0a';
 
 let h: ConsoleHarness;
 let app: InlayApp;
@@ -27,7 +29,10 @@ const readBody = async (req: IncomingMessage) => {
   return s;
 };
 
-/** A fake CRM: contacts as JSON (the API key required), a big text body, and echo of what was posted. */
+/**
+ * A fake CRM: contacts as JSON (the API key required), a big text body, echo of what was posted, and a second
+ * API (`/files`, the connector's named API `files`) that answers with the path it got.
+ */
 function startProvider() {
   return createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -48,6 +53,8 @@ function startProvider() {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ contacts }));
     } else if (url.pathname === '/v1/contacts' && req.method === 'POST') {
       res.writeHead(201, { 'content-type': 'application/json' }).end(body);
+    } else if (url.pathname.startsWith('/files/')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ file: url.pathname }));
     } else if (url.pathname === '/v1/export') {
       res.writeHead(200, { 'content-type': 'text/csv' }).end(`id,email\n${'c9,x@acme.test\n'.repeat(5000)}`);
     } else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such route');
@@ -79,6 +86,7 @@ const acme = (extra: Record<string, unknown> = {}) => ({
   category: 'crm',
   icon: 'acme',
   baseUrl: `${providerUrl}/v1`,
+  apis: { files: `${providerUrl}/files` },
   auth: {
     type: 'apiKey',
     in: 'header',
@@ -204,6 +212,49 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       const v2 = (await api('GET', '/connectors/acme/definition')).data;
       expect(v2).toMatchObject({ version: 2, definition: { description: 'Contacts and deals in Acme' } });
 
+      // Versions: every one from 1 to the current, the one before it shown read-only by default.
+      const versionSelect = page.getByLabel('Version', { exact: true });
+      await versionSelect.waitFor();
+      expect(await versionSelect.locator('option').allTextContents()).toEqual([
+        'Version 2 (current)',
+        'Version 1',
+      ]);
+      expect(await versionSelect.inputValue()).toBe('1');
+      const v1View = page.getByRole('region', { name: 'Version 1 of Acme CRM' });
+      await v1View.waitFor();
+      expect(JSON.parse((await v1View.textContent()) ?? '')).toEqual(acme());
+      await checkPage('connector versions');
+      // The current one can be read too; then version 1, loaded into the editor from the keyboard, is published
+      // again as version 3.
+      await versionSelect.selectOption('2');
+      const v2View = page.getByRole('region', { name: 'Version 2 of Acme CRM' });
+      await v2View.waitFor();
+      expect(JSON.parse((await v2View.textContent()) ?? '')).toEqual(v2.definition);
+      await versionSelect.focus();
+      await page.keyboard.press('ArrowDown');
+      await v1View.waitFor();
+      const load = page.getByRole('button', { name: 'Load version 1 into the editor' });
+      await load.focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Version 1 is in the editor: saving publishes it as version 3.').waitFor();
+      await expect
+        .poll(() => page.getByRole('textbox', { name: editorName }).textContent())
+        .not.toContain('deals');
+      expect(await page.getByRole('textbox', { name: editorName }).textContent()).toContain(
+        '"description": "Contacts in Acme"',
+      );
+      await checkPage('version loaded into the editor');
+      await save.click();
+      await page.getByText('Saved version 3.').waitFor();
+      await page.getByRole('heading', { name: 'Definition (version 3)' }).waitFor();
+      const v3 = (await api('GET', '/connectors/acme/definition')).data;
+      expect(v3).toMatchObject({ version: 3, definition: acme() });
+      await expect
+        .poll(() => versionSelect.locator('option').allTextContents())
+        .toEqual(['Version 3 (current)', 'Version 2', 'Version 1']);
+      expect(await versionSelect.inputValue()).toBe('2');
+      expect(JSON.parse((await v2View.textContent()) ?? '')).toEqual(v2.definition);
+
       // The catalog marks it custom.
       await page.getByRole('link', { name: '← All connectors' }).click();
       await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
@@ -268,6 +319,19 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       await page.getByLabel('User (id or username)').fill('carol');
       await page.getByLabel(/^Path/).fill('/contacts');
       await page.getByLabel(/^Query/).fill('limit=2');
+      // Leaving the user field lists carol's Acme credentials; the default leaves the choice to the service.
+      const credentialPick = page.getByLabel('Credential', { exact: true });
+      await credentialPick.waitFor();
+      expect(
+        await credentialPick
+          .locator('option')
+          .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+      ).toEqual(['', cred.credentialId]);
+      expect(await credentialPick.inputValue()).toBe('');
+      // Acme declares a named API: offered, with its base URL as the default.
+      const apiPick = page.getByLabel('API', { exact: true });
+      expect(await apiPick.locator('option').allTextContents()).toEqual(['Base URL', 'files']);
+      expect(await apiPick.inputValue()).toBe('');
       await page.getByRole('button', { name: 'Send request' }).click();
       const answer = page.getByRole('region', { name: 'Provider answer' });
       await answer.waitFor();
@@ -316,7 +380,54 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       expect(text).toContain('404');
       expect(text).toContain('not_found');
       expect(text).toContain('Acme CRM credential');
+      // dave has no credential to pick from, and the form says so.
+      await page.getByText('dave has no Acme CRM credential yet').waitFor();
+      expect(await credentialPick.count()).toBe(0);
       await checkPage('proxy problem');
+
+      // The named API: the path goes below its URL instead of the base URL.
+      await page.getByLabel('User (id or username)').fill('carol');
+      await page.getByLabel(/^Path/).fill('/q1.csv');
+      await credentialPick.waitFor();
+      await apiPick.selectOption('files');
+      await page.getByRole('button', { name: 'Send request' }).click();
+      await expect
+        .poll(() => page.getByRole('region', { name: 'Response body' }).textContent())
+        .toContain('/files/q1.csv');
+      expect(await answer.locator('.facts').textContent()).toContain('200');
+      await apiPick.selectOption('');
+
+      // A second connection for carol, made elsewhere: the default is now refused (409, shown with what was
+      // typed kept), the picker is read again and lists both, and the one picked is the one the provider gets.
+      const { data: second } = await api('POST', '/credentials', {
+        userId: 'carol',
+        connector: 'acme',
+        name: 'Acme sandbox',
+        data: { apiKey: SECOND_KEY },
+      });
+      await page.getByLabel(/^Path/).fill('/contacts');
+      seenKeys.length = 0;
+      await page.getByRole('button', { name: 'Send request' }).click();
+      await expect.poll(() => problem.textContent()).toContain('409');
+      expect(await problem.textContent()).toContain('several connected Acme CRM credentials');
+      expect(await problem.textContent()).toContain('header.x-inlay-credential-id');
+      expect(seenKeys).toEqual([]);
+      expect(await page.getByLabel('User (id or username)').inputValue()).toBe('carol');
+      expect(await page.getByLabel(/^Path/).inputValue()).toBe('/contacts');
+      await expect.poll(() => credentialPick.locator('option').count()).toBe(3);
+      expect(await credentialPick.locator(`option[value="${second.credentialId}"]`).textContent()).toMatch(
+        /^Acme sandbox · connected · [0-9a-f]{8}$/,
+      );
+      await checkPage('proxy with several credentials');
+      await credentialPick.selectOption(second.credentialId);
+      await page.getByRole('button', { name: 'Send request' }).click();
+      // The provider refuses the sandbox key: its own 401 is the answer, not Inlay's problem.
+      await expect.poll(() => answer.locator('.facts').textContent()).toContain('401');
+      expect(seenKeys).toEqual([SECOND_KEY]);
+      await credentialPick.selectOption(cred.credentialId);
+      await page.getByRole('button', { name: 'Send request' }).click();
+      await expect.poll(() => answer.locator('.facts').textContent()).toContain('200');
+      expect(seenKeys).toEqual([SECOND_KEY, PROVIDER_KEY]);
 
       // Delete while an installed workflow uses it: the service's refusal is shown, nothing is deleted.
       const { integrationId } = await api('POST', '/integrations', { name: 'CRM sync' });
@@ -341,14 +452,17 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         .getByText(/is installed: uninstall it first/)
         .waitFor();
       await page.getByRole('button', { name: 'Cancel' }).click();
-      expect((await api('GET', '/connectors/acme/definition')).data.version).toBe(2);
+      expect((await api('GET', '/connectors/acme/definition')).data.version).toBe(3);
 
-      // Chromium logs each refused request: exactly the three the test provoked (the invalid JSONata, dave's
-      // missing connection, the delete while installed), and nothing else was logged.
+      // Chromium logs each refused request: exactly those the test provoked (the invalid JSONata, dave's
+      // missing connection, the default among several credentials, the provider's 401 to the sandbox key, the
+      // delete while installed), and nothing else was logged.
       const failedLoad = (e: string) => e.startsWith('Failed to load resource');
       expect(errors.filter(failedLoad).map((e) => e.match(/status of (\d+)/)?.[1])).toEqual([
         '400',
         '404',
+        '409',
+        '401',
         '409',
       ]);
       expect(errors.filter((e) => !failedLoad(e))).toEqual([]);

@@ -1,11 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ConfirmDelete } from '../confirm-delete.tsx';
 import { navigate } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { ErrorText, formatTime } from '../ui.tsx';
 import { ConnectorEditor, pretty } from './connector-editor.tsx';
+import { ConnectorVersions } from './connector-versions.tsx';
 
-/** A custom connector's definition (`GET /connectors/{id}/definition`), edited and published with `PUT`. */
+/**
+ * A custom connector's definition (`GET /connectors/{id}/definition`), edited and published with `PUT`, and its
+ * earlier versions, one of which can be loaded into the editor to publish again.
+ */
 export function EditCustomConnector({ id, name }: { id: string; name: string }) {
   const { client } = useConsole();
   const qc = useQueryClient();
@@ -13,9 +18,12 @@ export function EditCustomConnector({ id, name }: { id: string; name: string }) 
     queryKey: ['connector-definition', id],
     queryFn: () => client.connectors.definition(id),
   });
+  // An earlier version loaded into the editor (`n` restarts the editor when the same one is loaded again).
+  const [loaded, setLoaded] = useState<{ version: number; text: string; n: number } | null>(null);
   const save = useMutation({
     mutationFn: (body: unknown) => client.connectors.update(id, body as never),
     onSuccess: () => {
+      setLoaded(null);
       void qc.invalidateQueries({ queryKey: ['connector-definition', id] });
       void qc.invalidateQueries({ queryKey: ['connectors'] });
     },
@@ -32,10 +40,15 @@ export function EditCustomConnector({ id, name }: { id: string; name: string }) 
             saving publishes a new version (installed workflows keep working: a version may add actions, not
             drop used ones).
           </p>
+          {loaded ? (
+            <p role="status" className="notice card">
+              Version {loaded.version} is in the editor: saving publishes it as version {d.version + 1}.
+            </p>
+          ) : null}
           <ConnectorEditor
-            key={d.version}
+            key={`${d.version} ${loaded?.n ?? 0}`}
             label={`Definition of ${name}`}
-            initial={pretty(d.definition)}
+            initial={loaded?.text ?? pretty(d.definition)}
             submitLabel="Save new version"
             pending={save.isPending}
             error={save.error}
@@ -46,6 +59,13 @@ export function EditCustomConnector({ id, name }: { id: string; name: string }) 
               Saved version {save.data.version}.
             </p>
           ) : null}
+          <ConnectorVersions
+            key={d.version}
+            id={id}
+            name={name}
+            current={d.version}
+            onLoad={(version, text) => setLoaded({ version, text, n: (loaded?.n ?? 0) + 1 })}
+          />
         </>
       ) : def.isPending ? (
         <p className="loading">Loading…</p>
@@ -68,6 +88,8 @@ export function DeleteCustomConnector({ id, name }: { id: string; name: string }
         confirm="Delete connector"
         action={() => client.connectors.delete(id)}
         onDone={() => {
+          // A connector created again with the same id starts at version 1: none of these versions are its.
+          qc.removeQueries({ queryKey: ['connector-version', id] });
           void qc.invalidateQueries({ queryKey: ['connectors'] });
           navigate('/connectors');
         }}

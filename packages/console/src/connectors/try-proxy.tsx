@@ -1,7 +1,7 @@
 import { isInlayError } from '@inlay/client';
-import type { ProxyMethod } from '@inlay/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
+import type { Credential, ProxyMethod } from '@inlay/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import { useConsole } from '../session.tsx';
 import { ErrorText } from '../ui.tsx';
 
@@ -41,14 +41,30 @@ const queryOf = (s: string) => {
 /**
  * `{METHOD} /connectors/{connector}/proxy/{path}?userId=` as the user, from the console session: the provider's
  * status, content type and body, or Inlay's own refusal (no connection, egress, quota) as problem details.
+ * Once a user is entered, their credentials for the connector can be picked (`x-inlay-credential-id`), and a
+ * connector with named APIs offers them (`?api=`); left at their defaults, the service chooses as it always did.
  */
 export function TryProxy() {
   const { client } = useConsole();
+  const qc = useQueryClient();
   const list = useQuery({ queryKey: ['connectors'], queryFn: () => client.connectors.list() });
+  // The connector picked (the first until one is), and the user as entered when the field is left.
+  const [picked, setPicked] = useState<string | null>(null);
+  const [user, setUser] = useState('');
+  const connector = list.data?.find((c) => c.id === picked) ?? list.data?.[0];
+  const credentials = useQuery({
+    queryKey: ['proxy-credentials', user, connector?.id],
+    enabled: !!user && !!connector,
+    // Read again for each user and connector entered: a user may have connected another one meanwhile.
+    staleTime: 0,
+    queryFn: () => client.credentials.list({ userId: user, connector: connector!.id }),
+  });
   const call = useMutation({
     mutationFn: async (f: {
       connector: string;
       userId: string;
+      credentialId: string;
+      api: string;
       method: ProxyMethod;
       path: string;
       query: string;
@@ -65,6 +81,8 @@ export function TryProxy() {
       const res = await client.proxy.request({
         connector: f.connector,
         userId: f.userId,
+        ...(f.credentialId ? { credentialId: f.credentialId } : {}),
+        ...(f.api ? { api: f.api } : {}),
         method: f.method,
         path: f.path,
         query: queryOf(f.query),
@@ -75,14 +93,20 @@ export function TryProxy() {
       const contentType = res.headers.get('content-type') ?? '';
       return { status: res.status, contentType, ...showBody(await res.text(), contentType) };
     },
+    // A call can change the user's credentials (a refused refresh asks to reconnect), and a 409 says they have
+    // more than the picker knew of: it is read again after each.
+    onSettled: () => qc.invalidateQueries({ queryKey: ['proxy-credentials'] }),
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const s = (k: string) => String(f.get(k) ?? '');
+    setUser(s('userId').trim());
     call.mutate({
       connector: s('connector'),
       userId: s('userId').trim(),
+      credentialId: s('credentialId'),
+      api: s('api'),
       method: s('method') as ProxyMethod,
       path: s('path').trim(),
       query: s('query'),
@@ -103,7 +127,12 @@ export function TryProxy() {
           {/* Not wrapped: a wrapping label would add the chosen option to the select's name. */}
           <div className="field">
             <label htmlFor="proxy-connector">Connector</label>
-            <select id="proxy-connector" name="connector" required>
+            <select
+              id="proxy-connector"
+              name="connector"
+              required
+              onChange={(e) => setPicked(e.currentTarget.value)}
+            >
               {list.data?.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name}
@@ -113,8 +142,37 @@ export function TryProxy() {
           </div>
           <label>
             User (id or username)
-            <input name="userId" required autoComplete="off" />
+            <input
+              name="userId"
+              required
+              autoComplete="off"
+              onBlur={(e) => setUser(e.currentTarget.value.trim())}
+            />
           </label>
+          {credentials.data?.length ? (
+            <div className="field">
+              <label htmlFor="proxy-credential">Credential</label>
+              <select id="proxy-credential" name="credentialId" key={`${user} ${connector?.id}`}>
+                <option value="">The only connected one</option>
+                {credentials.data.map((c) => (
+                  <option key={c.credentialId} value={c.credentialId}>
+                    {credentialLabel(c)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+          {connector?.apis?.length ? (
+            <div className="field">
+              <label htmlFor="proxy-api">API</label>
+              <select id="proxy-api" name="api" key={connector.id}>
+                <option value="">Base URL</option>
+                {connector.apis.map((a) => (
+                  <option key={a}>{a}</option>
+                ))}
+              </select>
+            </div>
+          ) : null}
           <div className="field">
             <label htmlFor="proxy-method">Method</label>
             <select id="proxy-method" name="method" defaultValue="GET">
@@ -124,8 +182,14 @@ export function TryProxy() {
             </select>
           </div>
         </div>
+        {credentials.error ? <ErrorText error={credentials.error} /> : null}
+        {credentials.data?.length === 0 ? (
+          <p className="muted">
+            {user} has no {connector?.name} credential yet: the request will be refused.
+          </p>
+        ) : null}
         <label>
-          Path (below the connector's base URL)
+          Path (below the connector's base URL or the API chosen)
           <input name="path" required placeholder="/user" autoComplete="off" className="mono" />
         </label>
         <label>
@@ -165,6 +229,10 @@ export function TryProxy() {
     </section>
   );
 }
+
+/** A credential as the picker lists it: its name, the provider account, its status and the start of its id. */
+const credentialLabel = (c: Credential) =>
+  [c.name, c.accountLabel, c.status, c.credentialId.slice(0, 8)].filter(Boolean).join(' · ');
 
 /** Inlay's refusal as RFC 9457 problem details: status, code, title, detail and the fields it names. */
 function ProblemDetails({ error }: { error: unknown }) {
