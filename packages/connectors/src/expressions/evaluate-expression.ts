@@ -1,6 +1,13 @@
+import { EventEmitter } from 'node:events';
 import jsonata from 'jsonata';
 import { ConnectorError } from '../errors.ts';
-import { type EvaluateOptions, ExpressionPool, type ExpressionPoolOptions } from './expression-pool.ts';
+import {
+  type EvaluateOptions,
+  ExpressionPool,
+  type ExpressionPoolEvents,
+  type ExpressionPoolOptions,
+  type ExpressionPoolStats,
+} from './expression-pool.ts';
 import { lookupPath } from './path-lookup.ts';
 
 /** Without a deadline of its own, an expression gets this long. */
@@ -8,6 +15,29 @@ export const DEFAULT_EXPRESSION_TIMEOUT_MS = 30_000;
 
 let settings: ExpressionPoolOptions = { workers: 2, memoryMb: 64 };
 let pool: ExpressionPool | undefined;
+
+/**
+ * The events of the process's expression pool, whichever it is now: `worker-ready` (pid) when a worker has
+ * started, `worker-start-failed` ({reason, stderr, failures, retryInMs}) when one could not.
+ */
+export const expressionPoolEvents = new EventEmitter<ExpressionPoolEvents>();
+// Each service of the process (tests start many) may listen.
+expressionPoolEvents.setMaxListeners(0);
+
+function sharedPool(): ExpressionPool {
+  if (pool) return pool;
+  pool = new ExpressionPool(settings);
+  pool.on('worker-ready', (pid) => expressionPoolEvents.emit('worker-ready', pid));
+  pool.on('worker-start-failed', (f) => expressionPoolEvents.emit('worker-start-failed', f));
+  return pool;
+}
+
+/** What the process's expression pool holds now (all zeros before its first expression). */
+export function expressionPoolStats(): ExpressionPoolStats {
+  return (
+    pool?.stats() ?? { ready: 0, busy: 0, starting: 0, queued: 0, startFailures: 0, started: 0, pids: [] }
+  );
+}
 
 /**
  * Sets the pool's size and memory budget (the service does, from its configuration). The pool is one per
@@ -61,8 +91,7 @@ export async function evaluateExpression(
     });
   const found = lookupPath(expression, data);
   if (found) return found.value === undefined ? undefined : structuredClone(found.value);
-  pool ??= new ExpressionPool(settings);
-  return pool.evaluate(expression, data, {
+  return sharedPool().evaluate(expression, data, {
     timeoutMs: opts.timeoutMs ?? DEFAULT_EXPRESSION_TIMEOUT_MS,
     signal: opts.signal,
   });

@@ -3,7 +3,8 @@
  * channel: a string, so the same worker starts from the TypeScript sources (tests, tsx) and from the built
  * package. It reads `{jsonataPath, budgetBytes}` from `INLAY_EXPRESSION_WORKER`, keeps compiled expressions,
  * and answers `{id, expression, data}` with `{id, json}` (the result as JSON text; absent when undefined) or
- * `{id, code, message}`.
+ * `{id, code, message}`. Once JSONata is loaded it sends `{ready: true}`: a worker that exits before that
+ * failed to start (the pool backs off before the next start).
  *
  * A process, not a worker thread: one allocation past V8's heap limit aborts the process it happens in, and a
  * worker thread shares the service's. So the worst an expression can do is end its own worker, which the pool
@@ -74,4 +75,5 @@ process.on('message', async ({ id, expression, data }) => {
     process.send({ id, code: 'expression_error', message: String((err && err.message) || err) });
   }
 });
+process.send({ ready: true });
 `;
