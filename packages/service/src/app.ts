@@ -5,7 +5,9 @@ import {
   catalog,
   configureExpressions,
   EgressPolicy,
+  expressionPoolEvents,
   type Resolve,
+  type WorkerStartFailure,
 } from '@inlay/connectors';
 import cors from 'cors';
 import express, { type Express } from 'express';
@@ -104,8 +106,16 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     const { created, accountId } = await ensureBootstrapAccount(store.db, config.bootstrapApiKey);
     if (created) logger.info({ accountId }, 'created the bootstrap account');
   }
-  // JSONata runs in worker threads, where a runaway expression can be stopped (one pool per process).
+  // JSONata runs in worker processes, where a runaway expression can be stopped (one pool per process).
   configureExpressions({ workers: config.expressionWorkers, memoryMb: config.expressionMemoryMb });
+  // A worker that cannot start fails expressions until one does: the operator learns why (its stderr).
+  const onWorkerStartFailed = (f: WorkerStartFailure) =>
+    logger.warn(
+      { failures: f.failures, retryInMs: f.retryInMs, stderr: f.stderr || undefined },
+      `expression worker failed: ${f.reason}`,
+    );
+  expressionPoolEvents.on('worker-start-failed', onWorkerStartFailed);
+  closers.push(() => void expressionPoolEvents.off('worker-start-failed', onWorkerStartFailed));
   // One egress policy for every outbound request: connector calls, option sources, credential tests, OAuth.
   const egress = new EgressPolicy({ allow: config.egressAllow, resolve: opts.resolve });
   closers.push(() => egress.close());

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { expressionPoolEvents, expressionPoolStats } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,9 +61,9 @@ async function runWatchingHealth(definition: WorkflowDefinitionInput, data: unkn
 }
 
 beforeAll(async () => {
-  // The MCP case runs at the default step timeout, and the call after its runaway pays for a fresh worker
-  // process: 4 s leaves that room on a loaded CI machine (at 1 s, "1 + 1" timed out there). Workflow steps
-  // set their own 1 s timeouts below.
+  // The MCP case runs at the default step timeout: 4 s leaves a loaded CI machine room for the call after
+  // its runaway (at 1 s, "1 + 1" timed out there when it still had to start a worker process; the pool now
+  // starts the replacement as soon as the runaway is stopped). Workflow steps set their own 1 s timeouts below.
   svc = await startService({
     env: { INLAY_STEP_TIMEOUT_MS: '4000', INLAY_STEP_RETRIES: '0' },
   });
@@ -172,6 +174,7 @@ describe('expressions run where they can be stopped', () => {
       authorization: `Bearer ${apiKey}`,
       'x-inlay-userid': 'alice',
     });
+    const startedBefore = expressionPoolStats().started;
     const stuck = (await client.callTool({
       name: 'execute_action_inlay',
       arguments: { connectorId: 'transform', actionId: 'map', parameters: { expression: RUNAWAY } },
@@ -184,12 +187,20 @@ describe('expressions run where they can be stopped', () => {
       .where(eq(executionSteps.executionId, executionId));
     expect(step!.error).toMatchObject({ code: 'expression_timeout' });
 
+    // The runaway's worker was killed and its replacement started in the background: before the next call
+    // is made, the pool has a started worker and none starting (a start that failed would hang this wait).
+    while (expressionPoolStats().starting > 0 || expressionPoolStats().ready === 0)
+      await once(expressionPoolEvents, 'worker-ready');
+    const started = expressionPoolStats().started;
+    expect(started).toBe(startedBefore + 1);
     const ok = (await client.callTool({
       name: 'execute_action_inlay',
       arguments: { connectorId: 'transform', actionId: 'map', parameters: { expression: '1 + 1' } },
     })) as any;
     expect(ok.isError, JSON.stringify(ok.content)).toBeFalsy();
     expect(ok.structuredContent.output).toBe(2);
+    // It ran on a worker that was already up: no process was started for it.
+    expect(expressionPoolStats().started).toBe(started);
     await client.close();
   });
 });
