@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { configureExpressions, evaluateExpression } from '@inlay/connectors';
+import { configureExpressions, ExpressionPool, evaluateExpression } from '@inlay/connectors';
 import jsonata from 'jsonata';
 import { percentile, roundTrips } from '../lib/latency.ts';
 import { startChild } from '../lib/proc.ts';
@@ -65,6 +65,61 @@ async function perStep(quick: boolean): Promise<Measurement[]> {
     },
     { suite: SUITE, name: 'plain-path template (looked up in place)', value: mean(p), unit: 'ms' },
   ];
+}
+
+/** How long one expression takes when it is the first after a runaway stopped its pool's only worker. */
+async function afterRunaway(quick: boolean): Promise<Measurement[]> {
+  const rounds = quick ? 5 : 15;
+  const PAUSE_MS = 100;
+  const pool = new ExpressionPool({ workers: 1, memoryMb: 64 });
+  const evaluate = (expression: string, timeoutMs = 30_000) =>
+    pool.evaluate(expression, scope(1), { timeoutMs });
+  const stopRunaway = async () => {
+    const err = await evaluate(RUNAWAY, 200).then(
+      () => undefined,
+      (e: { code?: string }) => e,
+    );
+    if (err?.code !== 'expression_timeout')
+      throw new Error(`the runaway ended with ${err?.code ?? 'a value'}`);
+  };
+  try {
+    // A started worker and its compiled expression: the baseline is an ordinary evaluation.
+    await timed(50, () => evaluate(EXPRESSION));
+    const warm = await timed(rounds * 20, () => evaluate(EXPRESSION));
+    const atOnce: number[] = [];
+    const paused: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      await stopRunaway();
+      atOnce.push(...(await timed(1, () => evaluate(EXPRESSION))));
+      await stopRunaway();
+      await new Promise((r) => setTimeout(r, PAUSE_MS));
+      paused.push(...(await timed(1, () => evaluate(EXPRESSION))));
+    }
+    const base = percentile(warm, 50);
+    const note = `median of ${rounds}; one worker, its runaway stopped at 200 ms; baseline: median of ${warm.length} evaluations on a started worker`;
+    return [
+      {
+        suite: SUITE,
+        name: 'first expression after a runaway, called at once',
+        value: percentile(atOnce, 50),
+        unit: 'ms',
+        baseline: base,
+        ratio: percentile(atOnce, 50) / base,
+        note: `${note}; max ${Math.round(Math.max(...atOnce) * 100) / 100} ms`,
+      },
+      {
+        suite: SUITE,
+        name: `first expression after a runaway, called ${PAUSE_MS} ms later`,
+        value: percentile(paused, 50),
+        unit: 'ms',
+        baseline: base,
+        ratio: percentile(paused, 50) / base,
+        note: `${note}; max ${Math.round(Math.max(...paused) * 100) / 100} ms`,
+      },
+    ];
+  } finally {
+    await pool.close();
+  }
 }
 
 interface Seeded {
@@ -150,5 +205,9 @@ async function healthUnderRunaways(quick: boolean): Promise<Measurement[]> {
 }
 
 export async function expressions(opts: { quick: boolean }): Promise<Measurement[]> {
-  return [...(await perStep(opts.quick)), ...(await healthUnderRunaways(opts.quick))];
+  return [
+    ...(await perStep(opts.quick)),
+    ...(await afterRunaway(opts.quick)),
+    ...(await healthUnderRunaways(opts.quick)),
+  ];
 }
