@@ -46,8 +46,16 @@ export function UserDetail({ userId }: { userId: string }) {
       </dl>
 
       <h2>Installations</h2>
-      <QueryState query={installs} empty="Nothing installed." />
-      {installs.data?.length ? (
+      {/* Shown once the workflows' names are there too: never a row of raw ids that turns into names. */}
+      <QueryState
+        query={{
+          error: installs.error ?? workflows.error,
+          isPending: installs.isPending || workflows.isPending,
+          data: installs.data,
+        }}
+        empty="Nothing installed."
+      />
+      {installs.data?.length && workflows.data ? (
         <Table caption={`Installations of ${u.username}`} columns={['Installed (UTC)', 'Workflows', 'State']}>
           {installs.data.map((i) => (
             <tr key={i.installationId}>
@@ -89,9 +97,9 @@ export function UserDetail({ userId }: { userId: string }) {
         <Suspense fallback={<p className="loading">Loading…</p>}>
           <UserRuns userId={u.userId} workflows={installed} />
         </Suspense>
-      ) : (
+      ) : workflows.data ? (
         <p className="muted">No installed workflow.</p>
-      )}
+      ) : null}
 
       <h2>Delete</h2>
       <DeleteUser userId={u.userId} username={u.username} />
