@@ -5,7 +5,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@inlay/source'] } },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Generous: tests wait for conditions, and a test that starts its own service can take long on a loaded 2-core machine.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     // PGlite instances are memory-hungry; two files at a time suits a 2-core machine.
     maxWorkers: 2,
