@@ -16,8 +16,8 @@ import {
 import { type Recorded, type Reply, startProvider } from './helpers/provider.ts';
 import { loadFixture, queryOf } from './helpers/suite.ts';
 
-/** Stripe and GitHub also as declarative JSON: their trigger tests run against both forms. */
-const jsonForms = [loadFixture('stripe.json'), loadFixture('github.json')];
+/** Stripe, GitHub and Slack also as declarative JSON: their trigger tests run against both forms. */
+const jsonForms = [loadFixture('stripe.json'), loadFixture('github.json'), loadFixture('slack.json')];
 
 /** One credential that every connector below can read its settings and secret from. */
 const credential = {
@@ -182,7 +182,16 @@ const cases: PollCase[] = [
     since: '2025-01-02T10:00:00.000Z',
     pages: [
       {
-        reply: { body: { ok: true, messages: [{ ts: '1735812060.000200', text: 'hi', user: 'U1' }] } },
+        reply: {
+          body: {
+            ok: true,
+            messages: [
+              { ts: '1735812120.000300', text: 'reply', user: 'U2', thread_ts: '1735812060.000200' },
+              { ts: '1735812060.000200', text: 'hi', user: 'U1' },
+            ],
+            response_metadata: { next_cursor: 'bmV4dA==' },
+          },
+        },
         check: (r) => {
           expect(`${r.method} ${r.path}`).toBe('GET /conversations.history');
           expect(queryOf(r.query)).toEqual({
@@ -193,9 +202,29 @@ const cases: PollCase[] = [
           });
         },
       },
+      {
+        reply: {
+          body: {
+            ok: true,
+            messages: [{ ts: '1735812030.000100', subtype: 'channel_join' }],
+            response_metadata: { next_cursor: '' },
+          },
+        },
+        check: (r) => {
+          expect(r.query.get('cursor')).toBe('bmV4dA==');
+          expect(r.query.get('oldest')).toBe('1735812000.000000');
+        },
+      },
     ],
-    ids: ['1735812060.000200'],
-    first: { text: 'hi', user: 'U1', postedAt: '2025-01-02T10:01:00.000Z' },
+    ids: ['1735812030.000100', '1735812060.000200', '1735812120.000300'],
+    first: {
+      ts: '1735812030.000100',
+      text: '',
+      user: null,
+      threadTs: null,
+      subtype: 'channel_join',
+      postedAt: '2025-01-02T10:00:30.000Z',
+    },
   },
   {
     connector: 'gmail',
@@ -503,7 +532,7 @@ describe('trigger catalog', () => {
     expect(() => validateConnectors([twice])).toThrow(/triggers.1.id: duplicate trigger id new_customer/);
   });
 
-  it('the JSON forms of Stripe and GitHub declare the same triggers as the TypeScript ones', () => {
+  it('the JSON forms of Stripe, GitHub and Slack declare the same triggers as the TypeScript ones', () => {
     for (const json of jsonForms) {
       const ts = catalog.find((c) => c.id === json.id)!;
       const shape = (c: typeof ts) => c.triggers!.map((t) => [t.id, t.kind, t.name]);
