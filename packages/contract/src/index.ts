@@ -7,6 +7,7 @@ export * from './credentials.ts';
 export * from './custom-connector-definition.ts';
 export * from './custom-connectors.ts';
 export * from './definition.ts';
+export * from './hop-by-hop.ts';
 export * from './installations.ts';
 export * from './json-depth.ts';
 export * from './logs.ts';

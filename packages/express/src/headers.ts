@@ -1,16 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+import { hopByHop } from '@inlay/contract';
 
 /** Headers never forwarded upstream: the host's own credentials and what the transport computes itself. */
 const HOST_PRIVATE = new Set([
@@ -29,28 +18,15 @@ const HOST_PRIVATE = new Set([
 const UPSTREAM_PRIVATE = new Set(['set-cookie', 'set-cookie2']);
 const isUpstreamPrivate = (name: string) => UPSTREAM_PRIVATE.has(name) || name.startsWith('access-control-');
 
-/** Header names the `Connection` header lists: hop-by-hop too. Usually none beyond the standard ones. */
-function namedHops(connection: string | string[] | null | undefined): Set<string> | undefined {
-  if (!connection) return undefined;
-  let named: Set<string> | undefined;
-  for (const h of (Array.isArray(connection) ? connection.join(',') : connection).split(',')) {
-    const name = h.trim().toLowerCase();
-    if (!name || HOP_BY_HOP.has(name)) continue;
-    named ??= new Set();
-    named.add(name);
-  }
-  return named;
-}
-
 export type HeaderMap = Record<string, string | string[]>;
 
 /** The host request's headers minus hop-by-hop ones (including any `Connection` names) and host credentials. */
 export function upstreamRequestHeaders(incoming: IncomingHttpHeaders): HeaderMap {
-  const named = namedHops(incoming.connection);
+  const isHop = hopByHop(incoming.connection);
   const out: HeaderMap = {};
   for (const name in incoming) {
     const value = incoming[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || HOST_PRIVATE.has(name) || named?.has(name)) continue;
+    if (value === undefined || isHop(name) || HOST_PRIVATE.has(name)) continue;
     out[name] = value;
   }
   return out;
@@ -68,7 +44,7 @@ export function downstreamResponseHeaders(
   /** `Set-Cookie` lines to pass back after all (the OAuth start link's own cookie); none by default. */
   keepCookie?: (line: string) => boolean,
 ): [string, string | string[]][] {
-  const named = namedHops(connection);
+  const isHop = hopByHop(connection);
   const out: [string, string | string[]][] = [];
   const cookies: string[] = [];
   for (const [name, value] of upstream) {
@@ -76,7 +52,7 @@ export function downstreamResponseHeaders(
       cookies.push(...(Array.isArray(value) ? value : [value]).filter(keepCookie));
       continue;
     }
-    if (value === undefined || HOP_BY_HOP.has(name) || isUpstreamPrivate(name) || named?.has(name)) continue;
+    if (value === undefined || isHop(name) || isUpstreamPrivate(name)) continue;
     if (name === 'content-length' || (decoded && name === 'content-encoding')) continue;
     out.push([name, value]);
   }

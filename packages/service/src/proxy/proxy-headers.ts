@@ -1,18 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { requestHeaderProblem } from '@inlay/connectors';
-
-/** Hop-by-hop headers (RFC 9110 §7.6.1): they describe one connection, never the message. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+import { hopByHop } from '@inlay/contract';
 
 /**
  * Request headers that are Inlay's or the caller's own and never go on: Inlay's credentials and controls,
@@ -49,25 +37,14 @@ const NOT_RETURNED = new Set([
   'content-security-policy',
 ]);
 
-/** Header names a `Connection` header lists are hop-by-hop for that message too. */
-function connectionListed(value: string | string[] | undefined): Set<string> {
-  const v = [value ?? []].flat().join(',');
-  return new Set(
-    v
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
-}
-
 /** What of the caller's headers goes to the provider. */
 export function forwardedRequestHeaders(h: IncomingHttpHeaders): Record<string, string> {
-  const listed = connectionListed(h.connection);
+  const isHop = hopByHop(h.connection);
   const out: Record<string, string> = {};
   for (const [name, raw] of Object.entries(h)) {
     if (raw === undefined) continue;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || listed.has(lower) || NOT_FORWARDED.has(lower)) continue;
+    if (isHop(lower) || NOT_FORWARDED.has(lower)) continue;
     if (lower.startsWith('x-inlay-') || lower.startsWith('x-forwarded-') || lower.startsWith('sec-'))
       continue;
     if (lower.startsWith('access-control-')) continue;
@@ -80,11 +57,11 @@ export function forwardedRequestHeaders(h: IncomingHttpHeaders): Record<string, 
 
 /** What of the provider's answer headers goes back to the caller. */
 export function returnedResponseHeaders(h: Record<string, string>): Record<string, string> {
-  const listed = connectionListed(h.connection);
+  const isHop = hopByHop(h.connection);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(h)) {
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || listed.has(lower) || NOT_RETURNED.has(lower)) continue;
+    if (isHop(lower) || NOT_RETURNED.has(lower)) continue;
     if (lower.startsWith('access-control-') || lower.startsWith('x-inlay-')) continue;
     out[lower] = value;
   }
