@@ -218,7 +218,7 @@ export function serverRoutes(r: Request) {
         unwrap(r<Data<AccountSettings>>('PUT', '/settings', { body })),
     },
     stats: {
-      /** `GET /stats/proxy`: the account's proxy calls per connector since the node started. */
+      /** `GET /stats/proxy`: the account's proxy calls per connector, every node's together. */
       proxy: (o?: CallOptions) => unwrap(r<Data<ProxyCount[]>>('GET', '/stats/proxy', o)),
     },
     meta: {

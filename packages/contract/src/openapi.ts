@@ -739,7 +739,8 @@ const ops: Record<string, Record<string, Op>> = {
   '/stats/proxy': {
     get: {
       id: 'getProxyStats',
-      summary: "The account's proxy calls per connector since this node started",
+      summary:
+        "The account's proxy calls per connector, every node's together (another node's within about a second)",
       tag: 'Proxy',
       auth: 'key',
       ok: listOf(ProxyCount),

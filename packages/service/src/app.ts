@@ -143,11 +143,13 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
       rowLocks: store.kind === 'postgres',
     }),
     logger,
-    proxyMetrics: new ProxyMetrics(),
+    proxyMetrics: new ProxyMetrics(store.db, logger),
     events: new AccountEvents(store.db, logger),
     reads,
     onClose: (fn) => closers.push(fn),
   };
+  // Saves the proxy counts still in memory; runs before the store closes (closers run last first).
+  closers.push(() => ctx.proxyMetrics.close());
   closers.push(
     store.changes.watch((live, reason) => {
       if (live) logger.info('change feed live: cached reads on');

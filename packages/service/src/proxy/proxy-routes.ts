@@ -128,11 +128,11 @@ export function proxyRoutes(
   return r;
 }
 
-/** `GET /stats/proxy` (API key): the account's proxy calls per connector since this node started. */
+/** `GET /stats/proxy` (API key): the account's proxy calls per connector, every node's together. */
 export function proxyStatsRoutes(metrics: ProxyMetrics): Router {
   const r = Router();
-  r.get('/stats/proxy', requireApiKey, (req, res) => {
-    res.json({ data: metrics.of(accountOf(req)) });
+  r.get('/stats/proxy', requireApiKey, async (req, res) => {
+    res.json({ data: await metrics.of(accountOf(req)) });
   });
   return r;
 }

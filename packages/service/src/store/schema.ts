@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -508,6 +509,25 @@ export const customConnectorVersions = pgTable(
   (t) => [primaryKey({ columns: [t.connectorId, t.version] })],
 );
 
+/**
+ * Proxy calls per account and connector, every node's together (`GET /stats/proxy`). A proxy call writes
+ * nothing itself: each node counts in memory and adds its counts here in one statement about once a second.
+ */
+export const proxyCounts = pgTable(
+  'proxy_counts',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    connector: text('connector').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull().default(0),
+    errors: bigint('errors', { mode: 'number' }).notNull().default(0),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.connector] })],
+);
+
 export const schema = {
   accounts,
   apiKeys,
@@ -529,4 +549,5 @@ export const schema = {
   webhookDeliveries,
   customConnectors,
   customConnectorVersions,
+  proxyCounts,
 };
