@@ -17,7 +17,15 @@ export async function snapshotter(db: Db, accountIds: string[], skip: string[] =
   const ids = accountIds.map((id) => `'${id.replace(/[^0-9a-f-]/gi, '')}'`).join(',');
   const parts: string[] = [];
   for (const [table, columns] of [...byTable].sort()) {
-    if (skip.includes(table) || table.startsWith('__drizzle') || table === 'inlay_rate_limits') continue;
+    // Counters, not data a request writes: the rate limiter's, and the proxy's calls (a refused proxy call
+    // counts as an error, saved by a later flush).
+    if (
+      skip.includes(table) ||
+      table.startsWith('__drizzle') ||
+      table === 'inlay_rate_limits' ||
+      table === 'proxy_counts'
+    )
+      continue;
     let where: string | undefined;
     if (columns.has('account_id')) where = `account_id in (${ids})`;
     else if (columns.has('user_id')) where = `user_id in (select id from users where account_id in (${ids}))`;
