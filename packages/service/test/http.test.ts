@@ -82,6 +82,7 @@ describe('malformed requests', () => {
       body: { username: 'big', fullName: 'x'.repeat(1_100_000) },
     });
     expectProblem(r, 413, 'payload_too_large', 'body', 'max_size');
+    expect(r.body.detail).toBe('The request body exceeds the 1 MB limit');
     expect((await svc.call('GET', '/users', { auth: key })).body.data).toEqual([]);
   });
 

@@ -265,6 +265,30 @@ describe('forwarding', () => {
     expect(del.body).toMatchObject({ method: 'DELETE', body: '' });
   });
 
+  it('a body over the proxy’s 10 MB answers 413 naming that limit (the API’s own is 1 MB)', async () => {
+    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 97);
+    const res = await fetch(`${svc.url}/connectors/echo/proxy/blob?userId=${alice}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/octet-stream' },
+      body: big,
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = await res.json();
+    expect(problem).toMatchObject({
+      code: 'payload_too_large',
+      detail: 'The request body exceeds the 10 MB limit',
+    });
+    expect(problem.errors).toEqual([{ field: 'body', rule: 'max_size', message: 'must be at most 10 MB' }]);
+    // Just under the limit still goes through.
+    const ok = await fetch(`${svc.url}/connectors/echo/proxy/blob?userId=${alice}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/octet-stream' },
+      body: big.subarray(1),
+    });
+    expect(ok.status).toBe(200);
+  });
+
   it('passes the provider’s own statuses and bodies through, and `?api=` picks a named API', async () => {
     const tea = await svc.call('GET', `/connectors/echo/proxy/teapot?userId=${alice}`, { auth: apiKey });
     expect(tea.status).toBe(418);

@@ -3,10 +3,17 @@ import type { Logger } from '../logger.ts';
 import { HttpProblem } from './problem.ts';
 import { routeLabel } from './route-label.ts';
 
-const BODY_ERRORS: Record<string, () => HttpProblem> = {
-  'entity.too.large': () =>
-    new HttpProblem(413, 'payload_too_large', 'The request body exceeds the 1 MB limit', {
-      errors: [{ field: 'body', rule: 'max_size', message: 'must be at most 1 MB' }],
+/** The size the parser enforced (body-parser puts it on the error): 1 MB for the API, more for the proxy. */
+function sizeLimit(err: unknown): string {
+  const limit = (err as { limit?: unknown })?.limit;
+  if (typeof limit !== 'number' || limit <= 0) return '1 MB';
+  return limit % 1024 ** 2 === 0 ? `${limit / 1024 ** 2} MB` : `${limit} bytes`;
+}
+
+const BODY_ERRORS: Record<string, (err: unknown) => HttpProblem> = {
+  'entity.too.large': (err) =>
+    new HttpProblem(413, 'payload_too_large', `The request body exceeds the ${sizeLimit(err)} limit`, {
+      errors: [{ field: 'body', rule: 'max_size', message: `must be at most ${sizeLimit(err)}` }],
     }),
   'entity.parse.failed': () =>
     new HttpProblem(400, 'invalid_request', 'The request body is not valid JSON', {
@@ -87,7 +94,7 @@ export function toProblem(err: unknown): HttpProblem | undefined {
       },
     );
   const type = (err as { type?: string })?.type;
-  if (type && BODY_ERRORS[type]) return BODY_ERRORS[type]();
+  if (type && BODY_ERRORS[type]) return BODY_ERRORS[type](err);
   if (isUnavailable(err))
     return new HttpProblem(503, 'unavailable', 'The service is temporarily unavailable; retry shortly', {
       headers: { 'retry-after': '5' },

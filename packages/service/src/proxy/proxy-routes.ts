@@ -3,7 +3,7 @@ import type { HttpMethod, StreamedResponse } from '@inlay/connectors';
 import express, { type Request, type RequestHandler, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { type Authenticator, accountOf, authenticate, requireApiKey } from '../http/auth.ts';
-import { HttpProblem, invalid, notFound } from '../http/problem.ts';
+import { invalid, notFound } from '../http/problem.ts';
 import type { Limiters } from '../ratelimit/limiters.ts';
 import { limitProxy } from '../ratelimit/rate-limit.ts';
 import { resolveUser } from '../users/resolve-user.ts';
@@ -17,25 +17,9 @@ export const PROXY_MAX_REQUEST_MB = 10;
 const CONTROL_PARAMS = ['userId', 'api'];
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** The request body as bytes, whatever its type: the proxy forwards JSON, forms and files alike. */
-const rawBody: RequestHandler = (req, res, next) => {
-  express.raw({ type: () => true, limit: `${PROXY_MAX_REQUEST_MB}mb` })(req, res, (err?: unknown) => {
-    if ((err as { type?: string } | undefined)?.type === 'entity.too.large')
-      return next(
-        new HttpProblem(
-          413,
-          'payload_too_large',
-          `The request body exceeds the ${PROXY_MAX_REQUEST_MB} MB limit`,
-          {
-            errors: [
-              { field: 'body', rule: 'max_size', message: `must be at most ${PROXY_MAX_REQUEST_MB} MB` },
-            ],
-          },
-        ),
-      );
-    next(err);
-  });
-};
+/** The request body as bytes, whatever its type: the proxy forwards JSON, forms and files alike. Its 413 names
+ * this limit (the error handler reads it off the parser's error). */
+const rawBody: RequestHandler = express.raw({ type: () => true, limit: `${PROXY_MAX_REQUEST_MB}mb` });
 
 /** The provider path and query of the call, as the caller wrote them (percent-encoding kept). */
 function upstreamTarget(req: Request): { path: string; query: Record<string, string[]> } {
