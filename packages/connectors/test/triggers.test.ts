@@ -6,6 +6,7 @@ import {
   githubSignature,
   parseDeclarative,
   pollTrigger,
+  pollTriggerPages,
   receiveTrigger,
   stripeSignature,
   subscribeTrigger,
@@ -292,7 +293,7 @@ const cases: PollCase[] = [
         check: (r) => {
           expect(`${r.method} ${r.path}`).toBe('GET /appAbCdEfGhIjKlMn/Leads');
           expect(r.query.get('filterByFormula')).toBe(
-            "IS_AFTER(CREATED_TIME(), DATETIME_PARSE('2025-01-02T10:00:00.000Z'))",
+            "NOT(IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('2025-01-02T10:00:00.000Z')))",
           );
         },
       },
@@ -619,6 +620,50 @@ describe.each(['typescript', 'json'] as const)('poll paging (%s form)', (form) =
     expect(items).toHaveLength(6);
     expect(items.at(-1)!.id).toBe('cus_0_0');
     expect(replies).toHaveLength(1);
+    replies = [];
+  });
+});
+
+describe('oldest-first paging', () => {
+  const page = (n: number, offset?: string) => ({
+    body: {
+      records: Array.from({ length: 3 }, (_, i) => ({
+        id: `rec${n}${i}`,
+        createdTime: iso(1735812000 + n * 10 + i),
+        fields: {},
+      })),
+      ...(offset ? { offset } : {}),
+    },
+  });
+  const input = { baseId: 'appAbCdEfGhIjKlMn', table: 'Leads' };
+
+  it('reads to the end of the list and says nothing is left', async () => {
+    replies = [page(0, 'o1'), page(1)];
+    const r = await pollTriggerPages(runtime, 'airtable', 'new_record', input, {
+      credential,
+      // A seen item does not stop an oldest-first list: the newest items are on its last page.
+      seen: (id) => id === 'rec00',
+    });
+    expect(r.items.map((i) => i.id)).toEqual(['rec00', 'rec01', 'rec02', 'rec10', 'rec11', 'rec12']);
+    expect(r.more).toBe(false);
+  });
+
+  it('stopped at the cap with a page left, it says there is more', async () => {
+    replies = [page(0, 'o1'), page(1, 'o2'), page(2)];
+    const r = await pollTriggerPages(runtime, 'airtable', 'new_record', input, { credential, maxItems: 4 });
+    expect(r.items.map((i) => i.id)).toEqual(['rec00', 'rec01', 'rec02', 'rec10', 'rec11', 'rec12']);
+    expect(r.more).toBe(true);
+    expect(replies).toHaveLength(1);
+    replies = [];
+  });
+
+  it('a newest-first list cut at the cap has only older items left: never more', async () => {
+    replies = [
+      { body: { has_more: true, data: [{ id: 'cus_2', created: 1735812002 }] } },
+      { body: { has_more: true, data: [{ id: 'cus_1', created: 1735812001 }] } },
+    ];
+    const r = await pollTriggerPages(runtime, 'stripe', 'new_customer', {}, { credential, maxItems: 1 });
+    expect(r).toMatchObject({ items: [{ id: 'cus_2' }], more: false });
     replies = [];
   });
 });

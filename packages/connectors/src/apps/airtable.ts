@@ -24,8 +24,8 @@ interface AirtableRecord {
 const record = (r: AirtableRecord) => ({ id: r.id, createdTime: r.createdTime, fields: r.fields });
 
 /**
- * https://airtable.com/developers/web/api/list-records, filtered by `CREATED_TIME()` after the last poll and
- * read oldest first.
+ * https://airtable.com/developers/web/api/list-records, filtered by `CREATED_TIME()` from the high-water mark
+ * on and read oldest first.
  */
 const newRecord = definePollTrigger({
   id: 'new_record',
@@ -38,8 +38,10 @@ const newRecord = definePollTrigger({
     path: path`/${input.baseId}/${input.table}`,
     query: {
       pageSize: 100,
+      // Not before (rather than after) the mark: CREATED_TIME() counts whole seconds, and a record created in the
+      // same second as the last one seen must come back; the seen-set drops the ones already read.
       ...(typeof since === 'string' && {
-        filterByFormula: `IS_AFTER(CREATED_TIME(), DATETIME_PARSE('${since.replace(/[^0-9TZ:.-]/g, '')}'))`,
+        filterByFormula: `NOT(IS_BEFORE(CREATED_TIME(), DATETIME_PARSE('${since.replace(/[^0-9TZ:.-]/g, '')}')))`,
       }),
     },
   }),

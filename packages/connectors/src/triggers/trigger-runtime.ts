@@ -71,9 +71,19 @@ export interface PollOptions extends CallOptions {
   maxItems?: number;
 }
 
+/** What one poll read: its items (oldest first) and whether an oldest-first list goes on past them. */
+export interface PollResult {
+  items: TriggerItem[];
+  /**
+   * Only for an oldest-first list: the poll stopped at its cap with pages left. A poll from the new
+   * high-water mark (`since`) reads on from there. A newest-first list cut at the cap has only older items left.
+   */
+  more: boolean;
+}
+
 /**
- * Lists a poll trigger's recent items, following pages until a seen item (newest-first lists) or the cap.
- * Returns every item read, oldest first; the caller decides which are new.
+ * Lists a poll trigger's recent items, following pages until a seen item (newest-first lists), the end of the
+ * list or the cap. Returns every item read, oldest first; the caller decides which are new.
  */
 export async function pollTrigger(
   runtime: ConnectorRuntime,
@@ -82,11 +92,23 @@ export async function pollTrigger(
   input: unknown,
   opts: PollOptions = {},
 ): Promise<TriggerItem[]> {
+  return (await pollTriggerPages(runtime, connectorId, triggerId, input, opts)).items;
+}
+
+/** `pollTrigger`, also saying whether an oldest-first list has pages left past the cap. */
+export async function pollTriggerPages(
+  runtime: ConnectorRuntime,
+  connectorId: string,
+  triggerId: string,
+  input: unknown,
+  opts: PollOptions = {},
+): Promise<PollResult> {
   const { def, trigger } = findTrigger(runtime, connectorId, triggerId);
   if (trigger.kind !== 'poll')
     throw fail(`${def.name} ${triggerId} is not a polling trigger`, 'unknown_trigger');
   const parsed = parseInput(trigger, input);
   const max = opts.maxItems ?? MAX_ITEMS_PER_POLL;
+  const oldestFirst = trigger.order === 'oldest';
   const out: TriggerItem[] = [];
   let req: HttpRequestSpec | undefined = await trigger.request(
     parsed,
@@ -108,12 +130,17 @@ export async function pollTrigger(
     const res = await runtime.request(def, req, call);
     const items = await readItems(def, trigger, res.body, parsed);
     out.push(...items);
-    if (trigger.order !== 'oldest' && opts.seen && items.some((i) => opts.seen!(i.id))) break;
-    if (trigger.order !== 'oldest' && opts.since !== undefined && items.some((i) => isBefore(i, opts.since!)))
-      break;
+    if (!oldestFirst && opts.seen && items.some((i) => opts.seen!(i.id))) return read(out, false);
+    if (!oldestFirst && opts.since !== undefined && items.some((i) => isBefore(i, opts.since!)))
+      return read(out, false);
     req = trigger.paging?.next(res, req);
   }
-  return trigger.order === 'oldest' ? out : out.reverse();
+  // Left with a next page: the cap (items or pages) ended the poll, not the list.
+  return read(out, req !== undefined);
+
+  function read(items: TriggerItem[], capped: boolean): PollResult {
+    return oldestFirst ? { items, more: capped } : { items: items.reverse(), more: false };
+  }
 }
 
 const isBefore = (item: TriggerItem, since: ItemPosition) =>

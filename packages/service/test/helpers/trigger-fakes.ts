@@ -88,6 +88,127 @@ export async function startFakeGithub() {
   };
 }
 
+/** One request an oldest-first fake answered: its query, and the ids of the items it listed. */
+export interface ListedPage {
+  query: URLSearchParams;
+  ids: string[];
+  auth?: string;
+}
+
+/** Serves `list(url)` as JSON on 127.0.0.1, recording each request; `fail` makes it answer that status. */
+async function startListFake(answer: (url: URL, pages: ListedPage[], auth?: string) => unknown) {
+  const pages: ListedPage[] = [];
+  const state = { fail: 0 };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const body = state.fail ? { error: 'boom' } : answer(url, pages, req.headers.authorization);
+    res.writeHead(state.fail || (body === undefined ? 404 : 200), { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body ?? { error: 'no route' }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pages,
+    state,
+    /** How many polls began (a first page: no offset). */
+    polls: () => pages.filter((p) => !p.query.has('offset')).length,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** Whole seconds of an ISO time, as Airtable's `CREATED_TIME()` compares them. */
+const second = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/**
+ * An Airtable stand-in: `GET /{baseId}/{table}` lists records oldest first, 100 a page (`pageSize`) with an
+ * `offset` token, and honours the trigger's `filterByFormula` on `CREATED_TIME()` (`NOT(IS_BEFORE(…))` or
+ * `IS_AFTER(…)`), comparing whole seconds as Airtable does.
+ */
+export async function startFakeAirtable(base = 'appAbCdEfGhIjKlMn', table = 'Leads') {
+  const records: { id: string; createdTime: string; fields: Record<string, unknown> }[] = [];
+  let clock = Date.parse('2025-01-02T00:00:00.000Z');
+  const fake = await startListFake((url, pages, auth) => {
+    if (url.pathname !== `/${base}/${table}`) return undefined;
+    const formula = url.searchParams.get('filterByFormula') ?? '';
+    const since = /DATETIME_PARSE\('([^']+)'\)/.exec(formula)?.[1];
+    let list = records;
+    if (since) {
+      const s = second(since);
+      list = formula.startsWith('IS_AFTER(')
+        ? list.filter((r) => second(r.createdTime) > s)
+        : list.filter((r) => second(r.createdTime) >= s);
+    }
+    const from = Number(url.searchParams.get('offset') ?? 0);
+    const size = Math.min(100, Number(url.searchParams.get('pageSize') ?? 100));
+    const page = list.slice(from, from + size);
+    pages.push({ query: url.searchParams, ids: page.map((r) => r.id), auth });
+    return { records: page, ...(from + size < list.length ? { offset: String(from + size) } : {}) };
+  });
+  return {
+    ...fake,
+    records,
+    /** Adds records with these ids, each a second after the last, in this order. */
+    add(...ids: string[]) {
+      for (const id of ids) {
+        clock += 1000;
+        records.push({ id, createdTime: new Date(clock).toISOString(), fields: { Name: id } });
+      }
+    },
+  };
+}
+
+export interface FakeTask {
+  gid: string;
+  name: string;
+  created_at: string;
+  modified_at: string;
+}
+
+/**
+ * An Asana stand-in: `GET /tasks?project=` lists the project's tasks oldest first, `limit` a page with
+ * `next_page.offset`, and `modified_since` keeps the tasks modified at or after it (an old task edited
+ * since comes back, as Asana lists it).
+ */
+export async function startFakeAsana(project = '1200000000000001') {
+  const tasks: FakeTask[] = [];
+  let clock = Date.parse('2025-01-02T00:00:00.000Z');
+  const tick = () => {
+    clock += 1000;
+    return new Date(clock).toISOString();
+  };
+  const fake = await startListFake((url, pages, auth) => {
+    if (url.pathname !== '/tasks' || url.searchParams.get('project') !== project) return undefined;
+    const since = url.searchParams.get('modified_since');
+    const list = since ? tasks.filter((t) => t.modified_at >= since) : tasks;
+    const from = Number(url.searchParams.get('offset') ?? 0);
+    const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 100));
+    const page = list.slice(from, from + limit);
+    pages.push({ query: url.searchParams, ids: page.map((t) => t.gid), auth });
+    return {
+      data: page,
+      next_page:
+        from + limit < list.length ? { offset: String(from + limit), path: '/tasks', uri: '' } : null,
+    };
+  });
+  return {
+    ...fake,
+    tasks,
+    project,
+    /** Adds tasks with these gids, each a second after the last, in this order. */
+    add(...gids: string[]) {
+      for (const gid of gids) {
+        const at = tick();
+        tasks.push({ gid, name: `task ${gid}`, created_at: at, modified_at: at });
+      }
+    },
+    /** Edits a task now: it is listed again by `modified_since`, with its old `created_at`. */
+    touch(gid: string) {
+      const t = tasks.find((x) => x.gid === gid)!;
+      t.modified_at = tick();
+    },
+  };
+}
+
 /** Waits until `check` returns a truthy value (polling; CI runs under load), or fails after `ms`. */
 export async function until<T>(
   check: () => Promise<T | undefined | false | null> | T | undefined | false | null,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConnectorError, MAX_ITEMS_PER_POLL, pollTrigger } from '@inlay/connectors';
+import { ConnectorError, MAX_ITEMS_PER_POLL, pollTriggerPages } from '@inlay/connectors';
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type AppTriggerState, installations, userWorkflows } from '../../store/schema.ts';
@@ -110,26 +110,39 @@ export async function runClaimed(deps: PollDeps, c: Claimed, now = new Date()): 
   if (trigger?.type !== 'app') return finish(deps, c, {}, null);
   const every = everyMs(trigger.every);
   const connectors = await ctx.registry.forAccount(c.accountId);
-  const kind = connectors.get(trigger.connector)?.triggers?.find((t) => t.id === trigger.trigger)?.kind;
+  const declared = connectors.get(trigger.connector)?.triggers?.find((t) => t.id === trigger.trigger);
   try {
-    if (kind === 'webhook') {
+    if (declared?.kind === 'webhook') {
       // Armed once; deliveries then come to the trigger URL and nothing polls.
       if (c.state.subscription) return finish(deps, c, withoutClaim(c.state), null);
       const armed = await subscribe(ctx, c, trigger);
       return finish(deps, c, { ...withoutClaim(c.state), ...armed, failures: 0 }, null);
     }
+    const oldestFirst = declared?.kind === 'poll' && declared.order === 'oldest';
     const cred = await triggerCredential(ctx, c, trigger.connector);
     const seen = new Set(c.state.seen ?? []);
-    const items = await pollTrigger(connectors, trigger.connector, trigger.trigger, trigger.input, {
-      ...(cred
-        ? { credential: cred.secrets, onUnauthorized: cred.onUnauthorized, onAuthRefused: cred.onAuthRefused }
-        : {}),
-      since: c.state.baseline ? c.state.highWater : undefined,
-      seen: (id) => seen.has(id),
-      // The baseline needs only the newest page of a newest-first list.
-      maxItems: c.state.baseline ? MAX_ITEMS_PER_POLL : 1,
-    });
-    const { fresh, next } = applyPoll(c.state, items);
+    const { items, more } = await pollTriggerPages(
+      connectors,
+      trigger.connector,
+      trigger.trigger,
+      trigger.input,
+      {
+        ...(cred
+          ? {
+              credential: cred.secrets,
+              onUnauthorized: cred.onUnauthorized,
+              onAuthRefused: cred.onAuthRefused,
+            }
+          : {}),
+        // Set once a poll read something: a baseline read over several polls goes on from where it stopped.
+        since: c.state.highWater,
+        seen: (id) => seen.has(id),
+        // A newest-first list's baseline is its newest page; an oldest-first list's newest items are on its last
+        // page, so its baseline reads to the end (the cap per poll, then at once again from the high-water mark).
+        maxItems: c.state.baseline || oldestFirst ? MAX_ITEMS_PER_POLL : 1,
+      },
+    );
+    const { fresh, next, again } = applyPoll(c.state, items, more);
     const runs: NewRun[] = fresh.map((item) => ({
       accountId: c.accountId,
       userId: c.userId,
@@ -139,7 +152,7 @@ export async function runClaimed(deps: PollDeps, c: Claimed, now = new Date()): 
       triggerType: 'app',
       trigger: item.data,
     }));
-    return finish(deps, c, next, new Date(now.getTime() + every), runs);
+    return finish(deps, c, next, new Date(now.getTime() + (again ? 0 : every)), runs);
   } catch (err) {
     const state = applyFailure(c.state, reasonOf(err), now);
     const wait = Math.min(MAX_BACKOFF_MS, every * 2 ** Math.min(10, state.failures! - 1));

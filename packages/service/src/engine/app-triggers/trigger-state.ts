@@ -16,17 +16,23 @@ export function isNew(state: AppTriggerState, seen: Set<string>, item: TriggerIt
 
 /**
  * The items of a poll to start runs for (oldest first, once each) and the state after it. The first poll
- * starts nothing: it records what exists as the baseline.
+ * starts nothing: it records what exists as the baseline. `more` says an oldest-first list has pages left
+ * past this poll's cap: `again` then asks for the next poll at once (from the new high-water mark), and a
+ * baseline is not complete until the list's end was read, or a poll no longer moves (a list that ignores
+ * `since` would otherwise be read again and again).
  */
 export function applyPoll(
   state: AppTriggerState,
   items: TriggerItem[],
-): { fresh: TriggerItem[]; next: AppTriggerState } {
+  more = false,
+): { fresh: TriggerItem[]; next: AppTriggerState; again: boolean } {
   const seen = new Set(state.seen ?? []);
   const fresh: TriggerItem[] = [];
+  let unseen = false;
   for (const item of items) {
     if (!isNew(state, seen, item)) continue;
     seen.add(item.id);
+    unseen = true;
     if (state.baseline) fresh.push(item);
   }
   let highWater = state.highWater;
@@ -36,13 +42,15 @@ export function applyPoll(
       (highWater === undefined || comparePositions(item.position, highWater) > 0)
     )
       highWater = item.position;
+  const again = more && (unseen || highWater !== state.highWater);
   const remembered = [...(state.seen ?? []), ...items.map((i) => i.id)];
   const { claim: _claim, failures: _f, lastError: _e, failingSince: _s, ...rest } = state;
   return {
     fresh,
+    again,
     next: {
       ...rest,
-      baseline: true,
+      baseline: Boolean(state.baseline) || !again,
       seen: [...new Set(remembered.reverse())].slice(0, SEEN_LIMIT).reverse(),
       ...(highWater !== undefined ? { highWater } : {}),
     },
