@@ -10,14 +10,23 @@ export interface FakeCustomer {
 
 /**
  * A Stripe stand-in on 127.0.0.1: `GET /customers` newest first with `limit`, `starting_after` and
- * `created[gte]`, as Stripe pages it; `fail` makes it answer that status instead.
+ * `created[gte]`, as Stripe pages it; webhook endpoints created (`POST /webhook_endpoints`, form-encoded,
+ * answering the `whsec_` signing secret as Stripe does) and deleted. `fail` makes it answer that status
+ * instead; while `hold` is set, endpoint creations wait for it.
  */
 export async function startFakeStripe() {
   const customers: FakeCustomer[] = [];
   const requests: { path: string; query: URLSearchParams; auth?: string }[] = [];
+  const endpoints = new Map<string, { url: string; events: string[]; secret: string }>();
+  /** Every endpoint creation received (held ones too), and the ids deleted, in order. */
+  const creations: string[] = [];
+  const deleted: string[] = [];
   let clock = 1_735_812_000;
-  const state = { fail: 0 };
-  const server = createServer((req: IncomingMessage, res) => {
+  let nextEndpoint = 0;
+  const state: { fail: number; hold?: Promise<void> } = { fail: 0 };
+  const server = createServer(async (req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push({ path: url.pathname, query: url.searchParams, auth: req.headers.authorization });
     const send = (status: number, body: unknown) => {
@@ -28,6 +37,28 @@ export async function startFakeStripe() {
       return send(state.fail, {
         error: { message: state.fail === 401 ? 'Invalid API Key provided' : 'boom' },
       });
+    if (req.method === 'POST' && url.pathname === '/webhook_endpoints') {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      creations.push(form.get('url') ?? '');
+      await state.hold;
+      const id = `we_${++nextEndpoint}`;
+      const secret = `whsec_fake_${id}_${Math.random().toString(36).slice(2)}`;
+      const events = [...form].filter(([k]) => k.startsWith('enabled_events')).map(([, v]) => v);
+      endpoints.set(id, { url: form.get('url') ?? '', events, secret });
+      return send(200, {
+        id,
+        object: 'webhook_endpoint',
+        url: form.get('url'),
+        enabled_events: events,
+        secret,
+      });
+    }
+    const hook = /^\/webhook_endpoints\/(we_\d+)$/.exec(url.pathname);
+    if (req.method === 'DELETE' && hook) {
+      if (!endpoints.delete(hook[1]!)) return send(404, { error: { message: 'No such webhook endpoint' } });
+      deleted.push(hook[1]!);
+      return send(200, { id: hook[1], object: 'webhook_endpoint', deleted: true });
+    }
     if (url.pathname !== '/customers') return send(404, { error: { message: 'no route' } });
     const gte = Number(url.searchParams.get('created[gte]') ?? 0);
     let list = [...customers]
@@ -43,11 +74,16 @@ export async function startFakeStripe() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     customers,
     requests,
+    endpoints,
+    creations,
+    deleted,
     state,
     /** Adds customers, each one second after the last. */
     add(...ids: string[]) {
       for (const id of ids) customers.push({ id, email: `${id}@x.test`, name: id, created: ++clock });
     },
+    /** The customer as Stripe sends it in a `customer.created` event. */
+    customer: (id: string) => ({ id, object: 'customer', email: `${id}@x.test`, name: id, created: ++clock }),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -7,7 +7,7 @@ import type { DefinitionCache } from '../../workflows/definitions.ts';
 import type { NewRun, RunStore } from '../runs.ts';
 import { StepFailure } from '../step-failure.ts';
 import { DEFAULT_EVERY_MS, everyMs } from './app-trigger-check.ts';
-import { subscribe, type TriggerRow, triggerCredential } from './subscriptions.ts';
+import { subscribe, type TriggerRow, triggerCredential, unsubscribeRows } from './subscriptions.ts';
 import { applyFailure, applyPoll } from './trigger-state.ts';
 
 /** How long a claimed poll may take before another node may claim the row again (its result is then dropped). */
@@ -77,7 +77,8 @@ export interface PollDeps {
 
 /**
  * Ends a claimed poll in one transaction: the new state, the next poll time and the runs, written only when
- * the row still holds this poll's claim and is active (an overrun, an uninstall or a switch-off drops it).
+ * the row still holds this poll's claim and is active (an overrun, an uninstall or a switch-off drops it:
+ * then undefined).
  */
 async function finish(
   deps: PollDeps,
@@ -85,7 +86,7 @@ async function finish(
   state: AppTriggerState,
   nextRunAt: Date | null,
   runs: NewRun[] = [],
-): Promise<string[]> {
+): Promise<string[] | undefined> {
   return deps.ctx.db.transaction(async (tx) => {
     const pk = and(eq(userWorkflows.userId, c.userId), eq(userWorkflows.workflowId, c.workflowId));
     const [row] = await tx
@@ -93,7 +94,7 @@ async function finish(
       .from(userWorkflows)
       .where(pk)
       .for('update');
-    if (!row?.active || row.state?.claim !== c.claim) return [];
+    if (!row?.active || row.state?.claim !== c.claim) return undefined;
     await tx.update(userWorkflows).set({ triggerState: state, nextRunAt }).where(pk);
     return runs.length ? deps.runs.create(runs, tx) : [];
   });
@@ -107,16 +108,20 @@ export async function runClaimed(deps: PollDeps, c: Claimed, now = new Date()): 
   const { ctx } = deps;
   const v = await deps.defs.get(c.workflowId, c.version);
   const trigger = v?.definition.trigger;
-  if (trigger?.type !== 'app') return finish(deps, c, {}, null);
+  if (trigger?.type !== 'app') return (await finish(deps, c, {}, null)) ?? [];
   const every = everyMs(trigger.every);
   const connectors = await ctx.registry.forAccount(c.accountId);
   const declared = connectors.get(trigger.connector)?.triggers?.find((t) => t.id === trigger.trigger);
   try {
     if (declared?.kind === 'webhook') {
       // Armed once; deliveries then come to the trigger URL and nothing polls.
-      if (c.state.subscription) return finish(deps, c, withoutClaim(c.state), null);
+      if (c.state.subscription) return (await finish(deps, c, withoutClaim(c.state), null)) ?? [];
       const armed = await subscribe(ctx, c, trigger);
-      return finish(deps, c, { ...withoutClaim(c.state), ...armed, failures: 0 }, null);
+      const kept = await finish(deps, c, { ...withoutClaim(c.state), ...armed, failures: 0 }, null);
+      // Uninstalled, deactivated or its user deleted while the provider answered: the disarm found nothing
+      // to remove yet, so the subscription made here is removed here.
+      if (!kept) await unsubscribeRows(ctx, deps.defs, [{ ...c, state: armed }]);
+      return [];
     }
     const oldestFirst = declared?.kind === 'poll' && declared.order === 'oldest';
     const cred = await triggerCredential(ctx, c, trigger.connector);
@@ -152,7 +157,7 @@ export async function runClaimed(deps: PollDeps, c: Claimed, now = new Date()): 
       triggerType: 'app',
       trigger: item.data,
     }));
-    return finish(deps, c, next, new Date(now.getTime() + (again ? 0 : every)), runs);
+    return (await finish(deps, c, next, new Date(now.getTime() + (again ? 0 : every)), runs)) ?? [];
   } catch (err) {
     const state = applyFailure(c.state, reasonOf(err), now);
     const wait = Math.min(MAX_BACKOFF_MS, every * 2 ** Math.min(10, state.failures! - 1));
@@ -167,7 +172,7 @@ export async function runClaimed(deps: PollDeps, c: Claimed, now = new Date()): 
     );
     if (!(err instanceof ConnectorError || err instanceof StepFailure))
       ctx.logger.error({ err }, 'app trigger crashed');
-    return finish(deps, c, state, new Date(now.getTime() + wait));
+    return (await finish(deps, c, state, new Date(now.getTime() + wait))) ?? [];
   }
 }
 

@@ -64,7 +64,7 @@ export async function subscribe(
  * Removes the webhook subscriptions of the given app-trigger rows at their providers. Best effort: a
  * provider that fails is logged, and its deliveries to the gone URL answer 404 from then on.
  */
-async function unsubscribeRows(
+export async function unsubscribeRows(
   ctx: AppContext,
   defs: DefinitionCache,
   rows: (TriggerRow & { version: number; state: AppTriggerState | null })[],
