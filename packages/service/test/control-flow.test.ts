@@ -228,6 +228,54 @@ describe('control flow steps', () => {
   });
 });
 
+describe('config of a nested step', () => {
+  it('an install gives values to a step inside a forEach inside an if, and the step reads them', async () => {
+    const before = echo.seen.length;
+    const post = {
+      ...call('/configured'),
+      input: { method: 'POST', url: `${echo.url}/configured`, body: { label: '{{ config.label }}' } },
+    };
+    const loop = { id: id(), type: 'forEach', items: '{{ [1, 2] }}', steps: [post] };
+    const gate = { id: id(), type: 'if', condition: '{{ true }}', then: [loop] };
+    const workflowId = await publish(svc, apiKey, {
+      trigger: { type: 'manual' },
+      steps: [gate],
+      config: [{ stepId: post.id, name: 'label', displayName: 'Label', type: 'text', required: true }],
+    } as WorkflowDefinitionInput);
+    const bob = await createUser(svc, apiKey, `bob-${id()}`);
+    const body = (values: unknown[]) => ({
+      userId: bob,
+      workflowIds: [workflowId],
+      credentialIds: {},
+      values,
+    });
+
+    // Required at install time, though the step is two levels down.
+    const missing = await svc.call('POST', '/installations', { auth: apiKey, body: body([]) });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([
+      expect.objectContaining({
+        field: 'body.values',
+        rule: 'required',
+        message: expect.stringContaining(post.id),
+      }),
+    ]);
+    const values = [{ workflowId, blockId: post.id, fields: [{ name: 'label', value: 'Nested' }] }];
+    const made = await svc.call('POST', '/installations', { auth: apiKey, body: body(values) });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.data.formData).toEqual([
+      expect.objectContaining({ workflowId, app: 'http', blockId: post.id }),
+    ]);
+
+    const r = await svc.call('POST', '/run/workflow', { auth: apiKey, body: { workflowId, userId: bob } });
+    await waitForRuns(svc, r.body.executionIds, 60_000);
+    expect(echo.seen.slice(before).map((s) => [s.path, s.body])).toEqual([
+      ['/configured', { label: 'Nested' }],
+      ['/configured', { label: 'Nested' }],
+    ]);
+  });
+});
+
 describe('publishing control flow', () => {
   const wf = async (steps: unknown[], config: unknown[] = []) => {
     const i = await svc.call('POST', '/integrations', { auth: apiKey, body: { name: 'pub' } });
