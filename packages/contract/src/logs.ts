@@ -77,6 +77,10 @@ export const Result = z
       description:
         'Additive: for a step inside a `forEach`, the index of its iteration (of the innermost loop)',
     }),
+    iterationPath: z.array(z.number().int()).optional().meta({
+      description:
+        'Additive: for a step inside a `forEach`, the iteration index of every enclosing `forEach`, outermost first (its last entry is `iteration`); tells apart the iterations of a loop nested in another',
+    }),
     parentStepId: z.string().optional().meta({
       description: 'Additive: for a nested step, the `if` or `forEach` step that holds it',
     }),

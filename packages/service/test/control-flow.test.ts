@@ -153,6 +153,49 @@ describe('control flow steps', () => {
     expect(entry.results[0].branch).toBe('then');
   });
 
+  it('a forEach in a forEach running side by side: each result says which outer iteration it belongs to', async () => {
+    const cell = transform('order * 10 + line');
+    const inner = { id: id(), type: 'forEach', items: '{{ [0, 1] }}', as: 'line', steps: [cell] };
+    const outer = {
+      id: id(),
+      type: 'forEach',
+      items: '{{ [0, 1, 2] }}',
+      as: 'order',
+      concurrency: 3,
+      steps: [inner],
+    };
+    const entry = await runOnce([outer, transform('1')]);
+    expect(entry.status).toBe('succeeded');
+    const cells = entry.results.filter((r: any) => r.stepId === cell.id);
+    expect(cells).toHaveLength(6);
+    // `iteration` is the inner index only, and `parentStepId` the same inner loop for all six: the path tells
+    // them apart, and matches what each computed.
+    for (const r of cells) {
+      expect(r).toMatchObject({ parentStepId: inner.id, iteration: r.iterationPath[1] });
+      expect(r.data[0][0].json.value).toBe(r.iterationPath[0] * 10 + r.iterationPath[1]);
+    }
+    expect(cells.map((r: any) => r.iterationPath.join('.')).sort()).toEqual([
+      '0.0',
+      '0.1',
+      '1.0',
+      '1.1',
+      '2.0',
+      '2.1',
+    ]);
+    const inners = entry.results.filter((r: any) => r.stepId === inner.id);
+    expect(inners.map((r: any) => [r.parentStepId, r.iteration, r.iterationPath])).toEqual(
+      expect.arrayContaining([
+        [outer.id, 0, [0]],
+        [outer.id, 1, [1]],
+        [outer.id, 2, [2]],
+      ]),
+    );
+    // Top-level results have no path.
+    expect(entry.results.filter((r: any) => 'iterationPath' in r)).toHaveLength(9);
+    expect(entry.results[0]).not.toHaveProperty('iterationPath');
+    expect(entry.results.at(-1)).not.toHaveProperty('iterationPath');
+  });
+
   it('concurrency is honoured: the echo server never holds more requests than it allows', async () => {
     echo.reset();
     const loop = {

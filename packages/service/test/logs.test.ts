@@ -191,8 +191,23 @@ describe('the page the database composes', () => {
     }));
     await svc.db.insert(executionSteps).values([
       // Control flow: a forEach's iterations, an if's branch; falsy names, errors and ids are left out.
-      step(runs[0]!.id, 0, { name: '', iteration: 0, parentStepId: 'loop', truncated: true, error: null }),
-      step(runs[0]!.id, 1, { name: 'Ünïcode 🚀', iteration: 1, parentStepId: 'loop', branch: 'then' }),
+      // Iteration paths come from the step key (`:2.1` in a nested loop); a row without one has none.
+      step(runs[0]!.id, 0, {
+        name: '',
+        iteration: 0,
+        stepKey: 'step-0:0',
+        parentStepId: 'loop',
+        truncated: true,
+        error: null,
+      }),
+      step(runs[0]!.id, 1, {
+        name: 'Ünïcode 🚀',
+        iteration: 1,
+        stepKey: 'step-1:12.1',
+        parentStepId: 'loop',
+        branch: 'then',
+      }),
+      step(runs[5]!.id, 2, { iteration: 4, parentStepId: 'loop' }),
       step(runs[0]!.id, 2, { parentStepId: '', branch: 'else', status: 'failed', error: { message: odd } }),
       step(runs[0]!.id, 3, { error: false, input: null, stoppedAt: null, attempts: 3 }),
       step(runs[1]!.id, 0, { error: 0, input: 'a string' }),
@@ -259,9 +274,15 @@ describe('the page the database composes', () => {
       await fetch(`${svc.url}/workflows/${g.workflowId}/logs?userId=${g.userId}&limit=30`, {
         headers: { authorization: `Bearer ${g.apiKey}` },
       })
-    ).json()) as { data: { executionId: string; reruns: string[] }[] };
+    ).json()) as {
+      data: { executionId: string; reruns: string[]; results: { iterationPath?: number[] }[] }[];
+    };
     expect(all.data).toHaveLength(8);
     expect(all.data.find((e) => e.executionId === runs[0]!.id)?.reruns).toEqual([rerun.id, rerun2.id]);
+    const paths = (i: number) =>
+      all.data.find((e) => e.executionId === runs[i]!.id)!.results.map((r) => r.iterationPath ?? null);
+    expect(paths(0)).toEqual([[0], [12, 1], null, null]);
+    expect(paths(5)).toEqual([null, null, null]);
   });
 });
 

@@ -267,17 +267,32 @@ type Result = LogEntry['results'][number];
 type StepNode = [r: Result, i: number, kids: StepNode[]];
 
 /**
- * Nests results under the `if` or `forEach` that holds them (`parentStepId`): a step follows its parent in
- * the log, so the nearest open parent with that id is the one.
+ * Nests results under the `if` or `forEach` occurrence that holds them: the one with the child's
+ * `parentStepId` in the same iterations (`iterationPath`, less the last index under a `forEach`), so a loop in
+ * a loop running side by side files each result under its own outer iteration. A result without
+ * `iterationPath` (an older server) goes under the nearest open parent with that id, which it follows in the log.
  */
 function stepTree(results: Result[]): StepNode[] {
   const root: StepNode[] = [];
   const open: StepNode[] = [];
+  const placed = new Map<string, StepNode>();
+  const at = (id: string | undefined, path: number[]) => `${id}@${path}`;
+  const nearestOpen = (id: string) => {
+    while (open[0] && open[0][0].stepId !== id) open.shift();
+    return open[0];
+  };
   results.forEach((r, i) => {
     const node: StepNode = [r, i, []];
-    while (open[0] && open[0][0].stepId !== r.parentStepId) open.shift();
-    (open[0]?.[2] ?? root).push(node);
+    const id = r.parentStepId;
+    const path = r.iterationPath ?? (r.iteration === undefined ? [] : undefined);
+    const parent = !id
+      ? undefined
+      : path
+        ? (placed.get(at(id, path.slice(0, -1))) ?? placed.get(at(id, path)))
+        : nearestOpen(id);
+    (parent?.[2] ?? root).push(node);
     open.unshift(node);
+    placed.set(at(r.stepId, r.iterationPath ?? []), node);
   });
   return root;
 }

@@ -56,6 +56,7 @@ type EntryStep = Iso<
     | 'truncated'
     | 'input'
     | 'iteration'
+    | 'stepKey'
     | 'parentStepId'
     | 'branch'
   >
@@ -79,6 +80,21 @@ function seedItems(data: unknown): Result['data'] {
   ) as Result['data'];
 }
 
+/**
+ * `iterationPath` of a step inside a `forEach`: the occurrence's key is `<stepId>:<path>` (`2.0` in a nested
+ * loop; step ids are UUIDs), so the path is read from it rather than stored twice.
+ */
+function iterationPathOf(s: Pick<EntryStep, 'iteration' | 'stepKey'>): { iterationPath?: number[] } {
+  const at = s.stepKey?.indexOf(':') ?? -1;
+  if (s.iteration === null || s.iteration === undefined || at < 0) return {};
+  return {
+    iterationPath: s
+      .stepKey!.slice(at + 1)
+      .split('.')
+      .map(Number),
+  };
+}
+
 /** `reruns`: the ids of the executions that re-ran this one, oldest first. */
 export function toLogEntry(e: EntryExecution, steps: EntryStep[], reruns: string[] = []): LogEntry {
   const results: Result[] = steps.map((s) => ({
@@ -96,6 +112,7 @@ export function toLogEntry(e: EntryExecution, steps: EntryStep[], reruns: string
     ...(s.error ? { error: s.error as StepError } : {}),
     ...(s.truncated ? { truncated: true } : {}),
     ...(s.iteration === null || s.iteration === undefined ? {} : { iteration: s.iteration }),
+    ...iterationPathOf(s),
     ...(s.parentStepId ? { parentStepId: s.parentStepId } : {}),
     ...(s.branch ? { branch: s.branch } : {}),
   }));

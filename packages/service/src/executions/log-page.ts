@@ -34,6 +34,10 @@ const DATA = `case when not jsonb_path_exists(s.data, 'lax $[*][*] ? (!(exists(@
       from jsonb_array_elements(s.data) with ordinality r(run, n))
   end`;
 
+// `iterationPathOf` of `toLogEntry`: the path after the `:` of the step key, `2.0` as `[2,0]`.
+const ITERATION_PATH = `case when s.iteration is not null and strpos(s.step_key, ':') > 0
+    then '[' || replace(split_part(s.step_key, ':', 2), '.', ',') || ']' end`;
+
 // One result of `toLogEntry`, key for key.
 const RESULT = `concat('{"startedAt":"', ${ISO('s.started_at')}, '"',
     ',"stoppedAt":"' || ${ISO('s.stopped_at')} || '"',
@@ -42,6 +46,7 @@ const RESULT = `concat('{"startedAt":"', ${ISO('s.started_at')}, '"',
     ',"connector":', to_json(s.connector), ',"action":', to_json(s.action), ',"status":', to_json(s.status),
     ',"attempts":', s.attempts, ${opt('error', truthy('s.error'))},
     case when s.truncated then ',"truncated":true' end, ${opt('iteration', 's.iteration')},
+    ${opt('iterationPath', ITERATION_PATH)},
     ${opt('parentStepId', "to_json(nullif(s.parent_step_id, ''))")}, ${opt('branch', "to_json(nullif(s.branch, ''))")}, '}')`;
 // `asObject` of `toLogEntry`: the seed types an input's `data` as an object.
 const INPUT = `concat('{"connectorId":"', s.connector_id, '","data":',
