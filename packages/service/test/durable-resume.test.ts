@@ -7,12 +7,22 @@ import { spawnCli, waitForOutput } from './helpers/cli.ts';
 import { install, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
 import { createUser } from './helpers/fixtures.ts';
 import { privateDatabase } from './helpers/private-database.ts';
+import { postgresBin, startPrivatePostgres } from './helpers/private-postgres.ts';
 import { onPostgres, type Service, startService, TEST_MASTER_KEY } from './helpers/service.ts';
 
 // A takeover waits for the lease: short here, long enough that a loaded machine never looks like a dead worker.
 const LEASE_MS = 4000;
 
-function startWorker(databaseUrl: string): { child: ChildProcess; exited: Promise<number | null> } {
+const bin = postgresBin();
+if (!bin)
+  console.log('durable-resume: PostgreSQL restart skipped, no server binaries under /usr/lib/postgresql');
+
+interface Worker {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+function startWorker(databaseUrl: string): Worker {
   const child = spawnCli(['worker'], {
     DATABASE_URL: databaseUrl,
     INLAY_QUEUE: 'pg-boss',
@@ -28,134 +38,218 @@ function startWorker(databaseUrl: string): { child: ChildProcess; exited: Promis
   return { child, exited };
 }
 
-describe.skipIf(!onPostgres)('durable resume across worker loss (PostgreSQL only; skipped on PGlite)', () => {
-  let api: Service;
+/**
+ * An API node (it only enqueues) and `inlay worker` processes on one database, a fake provider that counts
+ * calls per `{{ execution.stepKey }}`, and a workflow of a step, a five-item forEach and a last step. The
+ * first call of iteration 2 is held (`hold`): the step is in flight while a test stops its worker or the
+ * database.
+ */
+function resumeHarness(name: string, database: () => Promise<{ url: string; drop(): Promise<void> }>) {
+  const h = {
+    api: undefined as unknown as Service,
+    apiKey: '',
+    userId: '',
+    workflowId: '',
+    /** Calls the fake provider received, per step key. */
+    calls: new Map<string, number>(),
+    /** Answers the held call (it hangs until then; a worker that gave up on it never reads the answer). */
+    release: () => {},
+    workers: [] as Worker[],
+    ids: { first: randomUUID(), loop: randomUUID(), inner: randomUUID(), last: randomUUID() },
+  };
   let provider: Upstream;
-  let apiKey: string;
-  let userId: string;
-  let db: Awaited<ReturnType<typeof privateDatabase>>;
-  const workers: ReturnType<typeof startWorker>[] = [];
-  /** Calls the fake provider received, per step key. */
-  const calls = new Map<string, number>();
-  /** The first call of a key ending like this hangs: the step is in flight when its worker is stopped. */
-  let hangOn = '';
-  const ids = { first: randomUUID(), loop: randomUUID(), inner: randomUUID(), last: randomUUID() };
-
-  const post = (id: string) => ({
-    id,
-    connector: 'http',
-    action: 'request',
-    retries: 0,
-    input: { method: 'POST', url: '', body: { key: '{{ execution.stepKey }}' } },
-  });
+  let db: { url: string; drop(): Promise<void> };
+  /** The first call of a key ending like this is held. */
+  let holdOn = '';
 
   beforeAll(async () => {
-    db = await privateDatabase('inlay_resume');
+    db = await database();
     provider = await startUpstream((s) => {
       const key = String(s.body?.key);
-      const n = (calls.get(key) ?? 0) + 1;
-      calls.set(key, n);
-      if (n === 1 && hangOn && key.endsWith(hangOn)) return 'hang';
-      return { body: { ok: true, key } };
+      const n = (h.calls.get(key) ?? 0) + 1;
+      h.calls.set(key, n);
+      const answer = { body: { ok: true, key } };
+      if (n === 1 && holdOn && key.endsWith(holdOn))
+        return new Promise((r) => {
+          h.release = () => r(answer);
+        });
+      return answer;
     });
-    api = await startService({
+    h.api = await startService({
       env: { DATABASE_URL: db.url, INLAY_QUEUE: 'pg-boss', INLAY_RUN_WORKERS: 'false' },
     });
-    ({ apiKey } = await api.account('resume'));
-    userId = await createUser(api, apiKey, 'resumer');
+    ({ apiKey: h.apiKey } = await h.api.account(name));
+    h.userId = await createUser(h.api, h.apiKey, 'resumer');
+    const post = (id: string) => ({
+      id,
+      connector: 'http',
+      action: 'request',
+      retries: 0,
+      input: { method: 'POST', url: `${provider.url}/call`, body: { key: '{{ execution.stepKey }}' } },
+    });
+    h.workflowId = await publish(
+      h.api,
+      h.apiKey,
+      {
+        trigger: { type: 'manual' as const },
+        steps: [
+          post(h.ids.first),
+          { id: h.ids.loop, type: 'forEach' as const, items: '{{ [0..4] }}', steps: [post(h.ids.inner)] },
+          post(h.ids.last),
+        ],
+        config: [],
+      },
+      name,
+    );
+    await install(h.api, h.apiKey, h.userId, [h.workflowId]);
   }, 120_000);
 
   afterAll(async () => {
-    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
-    await api?.close();
+    for (const w of h.workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+    await Promise.all(h.workers.map((w) => w.exited));
+    await h.api?.close();
     await provider?.close();
     await db?.drop();
   });
 
+  /** Starts a worker and waits until it takes jobs. */
   const spawn = async () => {
     const w = startWorker(db.url);
-    workers.push(w);
+    h.workers.push(w);
     await waitForOutput(w.child, (l) => l.includes('inlay worker started'), 60_000);
     return w;
   };
 
-  /** Runs the workflow until its forEach's iteration 2 is in flight; `stop` then stops its worker. */
-  async function runAndStop(workflowId: string, stop: () => Promise<void>) {
-    const r = await api.call('POST', '/run/workflow', { auth: apiKey, body: { workflowId, userId } });
+  /**
+   * Runs the workflow until iteration 2's call is in flight, then `fault`s (it returns once another worker
+   * may take the run over) and waits for the run to end.
+   */
+  async function runThrough(fault: (executionId: string) => Promise<void>) {
+    const r = await h.api.call('POST', '/run/workflow', {
+      auth: h.apiKey,
+      body: { workflowId: h.workflowId, userId: h.userId },
+    });
     expect(r.status).toBe(200);
     const [executionId] = r.body.executionIds as string[];
-    hangOn = `${executionId}:${ids.inner}:2`;
+    holdOn = `${executionId}:${h.ids.inner}:2`;
     const until = Date.now() + 60_000;
-    while (!calls.has(hangOn)) {
+    while (!h.calls.has(holdOn)) {
       if (Date.now() > until) throw new Error('iteration 2 never started');
       await new Promise((res) => setTimeout(res, 25));
     }
-    await stop();
-    // Another worker takes the run over once its lease lapsed (at once after a hand-back).
-    await spawn();
-    const [row] = await waitForRuns(api, [executionId!], 90_000);
+    await fault(executionId!);
+    const [row] = await waitForRuns(h.api, [executionId!], 90_000);
     return { executionId: executionId!, row: row! };
   }
 
-  /** Every completed step ran once; only the step in flight (iteration 2) ran twice. */
-  async function expectResumed(executionId: string) {
-    const mine = [...calls].filter(([k]) => k.startsWith(`${executionId}:`));
+  /**
+   * Every completed step ran once; only the step in flight (iteration 2) ran twice, or once when `taken` says
+   * the run was not taken over. Returns the figures: calls to completed steps, how many of them repeated,
+   * and calls to the step in flight.
+   */
+  async function expectResumed(executionId: string, taken = true) {
+    const mine = [...h.calls].filter(([k]) => k.startsWith(`${executionId}:`));
+    const inFlight = `${executionId}:${h.ids.inner}:2`;
     const repeated = mine.filter(([, n]) => n > 1).map(([k]) => k);
-    expect(repeated).toEqual([`${executionId}:${ids.inner}:2`]);
+    expect(repeated).toEqual(taken ? [inFlight] : []);
     expect(mine.map(([k]) => k).sort()).toEqual(
       [
-        `${executionId}:${ids.first}`,
-        ...[0, 1, 2, 3, 4].map((i) => `${executionId}:${ids.inner}:${i}`),
-        `${executionId}:${ids.last}`,
+        `${executionId}:${h.ids.first}`,
+        ...[0, 1, 2, 3, 4].map((i) => `${executionId}:${h.ids.inner}:${i}`),
+        `${executionId}:${h.ids.last}`,
       ].sort(),
     );
-    const rows = await api.db
+    const rows = await h.api.db
       .select()
       .from(executionSteps)
       .where(eq(executionSteps.executionId, executionId));
     // One row per occurrence: nothing recorded twice, nothing lost.
     expect(rows.map((s) => s.stepKey).sort()).toEqual(
-      [ids.first, ids.loop, ...[0, 1, 2, 3, 4].map((i) => `${ids.inner}:${i}`), ids.last].sort(),
+      [h.ids.first, h.ids.loop, ...[0, 1, 2, 3, 4].map((i) => `${h.ids.inner}:${i}`), h.ids.last].sort(),
     );
-    const loop = rows.find((s) => s.stepId === ids.loop)!;
+    const loop = rows.find((s) => s.stepId === h.ids.loop)!;
     expect((loop.data as unknown[][])[0]).toHaveLength(5);
+    const completed = mine.filter(([k]) => k !== inFlight);
+    return {
+      completedCalls: completed.reduce((n, [, c]) => n + c, 0),
+      completedRepeated: completed.filter(([, c]) => c > 1).length,
+      inFlightCalls: h.calls.get(inFlight)!,
+    };
   }
 
-  it('a worker killed with SIGKILL mid-forEach: the run resumes elsewhere, repeating only the step in flight', async () => {
-    const url = `${provider.url}/call`;
-    const definition = {
-      trigger: { type: 'manual' as const },
-      steps: [
-        { ...post(ids.first), input: { ...post(ids.first).input, url } },
-        {
-          id: ids.loop,
-          type: 'forEach' as const,
-          items: '{{ [0..4] }}',
-          steps: [{ ...post(ids.inner), input: { ...post(ids.inner).input, url } }],
-        },
-        { ...post(ids.last), input: { ...post(ids.last).input, url } },
-      ],
-      config: [],
-    };
-    const workflowId = await publish(api, apiKey, definition, 'resume');
-    await install(api, apiKey, userId, [workflowId]);
-    const victim = await spawn();
+  return Object.assign(h, { spawn, runThrough, expectResumed });
+}
 
-    const killed = await runAndStop(workflowId, async () => {
+const figures = (what: string, f: Awaited<ReturnType<ReturnType<typeof resumeHarness>['expectResumed']>>) =>
+  console.log(
+    `durable-resume: ${what}: 1 run, ${f.completedCalls} calls of completed steps (${f.completedRepeated} repeated), the step in flight called ${f.inFlightCalls} times`,
+  );
+
+describe.skipIf(!onPostgres)('durable resume across worker loss (PostgreSQL only; skipped on PGlite)', () => {
+  const h = resumeHarness('resume', () => privateDatabase('inlay_resume'));
+
+  it('a worker killed with SIGKILL mid-forEach: the run resumes elsewhere, repeating only the step in flight', async () => {
+    const victim = await h.spawn();
+    const killed = await h.runThrough(async () => {
       victim.child.kill('SIGKILL');
       await victim.exited;
+      // Another worker takes the run over once its lease lapsed.
+      await h.spawn();
     });
     expect(killed.row).toMatchObject({ status: 'succeeded', attempts: 2 });
-    await expectResumed(killed.executionId);
+    figures('kill -9 of the worker', await h.expectResumed(killed.executionId));
 
-    // A SIGTERM hands the run in flight back; the next worker resumes it the same way.
-    const holder = workers.at(-1)!;
-    const handed = await runAndStop(workflowId, async () => {
+    // A SIGTERM hands the run in flight back; the next worker resumes it the same way (at once).
+    const holder = h.workers.at(-1)!;
+    const handed = await h.runThrough(async () => {
       holder.child.kill('SIGTERM');
       expect(await holder.exited).toBe(0);
+      await h.spawn();
     });
     expect(handed.row).toMatchObject({ status: 'succeeded', attempts: 2 });
-    await expectResumed(handed.executionId);
+    figures('SIGTERM hand-back', await h.expectResumed(handed.executionId));
+  }, 240_000);
+});
+
+describe.skipIf(!bin)('durable resume across a PostgreSQL restart (a private cluster)', () => {
+  let pg: Awaited<ReturnType<typeof startPrivatePostgres>>;
+  const h = resumeHarness('pg-restart', async () => {
+    pg = await startPrivatePostgres();
+    return { url: pg.url, drop: () => pg.destroy() };
+  });
+  /** Longer than the lease: the run's lease has lapsed by the clock when the database is back. */
+  const outage = () => new Promise((r) => setTimeout(r, LEASE_MS + 1000));
+
+  it('the step in flight outlives the outage: the run goes on from its last recorded step once PostgreSQL is back', async () => {
+    await h.spawn();
+    const run = await h.runThrough(async () => {
+      pg.stop();
+      await outage();
+      pg.start();
+      // Answered once the database is back: the worker's heartbeat renews the lapsed lease and the run goes on
+      // (attempt 1), or its sweeper takes the run over first and resumes it (attempt 2, which calls the step
+      // again; attempt 1's write of it is then refused). Either way no completed step runs again.
+      h.release();
+    });
+    expect(run.row.status).toBe('succeeded');
+    expect([1, 2]).toContain(run.row.attempts);
+    figures(
+      `PostgreSQL restart, call in flight throughout (attempt ${run.row.attempts})`,
+      await h.expectResumed(run.executionId, run.row.attempts === 2),
+    );
+  }, 240_000);
+
+  it('the step in flight ends while PostgreSQL is down (its result cannot be written): only that step runs again', async () => {
+    const worker = h.workers.at(-1)!;
+    const run = await h.runThrough(async () => {
+      pg.stop();
+      const failed = waitForOutput(worker.child, (l) => l.includes('execution crashed'), 60_000);
+      h.release();
+      await failed;
+      await outage();
+      pg.start();
+    });
+    expect(run.row).toMatchObject({ status: 'succeeded', attempts: 2 });
+    figures('PostgreSQL restart, call answered during the outage', await h.expectResumed(run.executionId));
   }, 240_000);
 });
