@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../src/store/schema.ts';
 import { setUpAppTrigger, stateOf, triggeredIds } from './helpers/app-trigger-setup.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
+import { privateDatabase } from './helpers/private-database.ts';
+import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
 import { startFakeStripe, until } from './helpers/trigger-fakes.ts';
 
 // Stripe's webhook-endpoint trigger from install to uninstall, and every way a workflow can lose its
@@ -13,11 +14,15 @@ import { startFakeStripe, until } from './helpers/trigger-fakes.ts';
 
 let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
 let svc: Service;
+/** Its own database on PostgreSQL: another file's installed triggers would poll these fakes too. */
+let db: Awaited<ReturnType<typeof privateDatabase>> | undefined;
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
+  db = onPostgres ? await privateDatabase('inlay_disarm') : undefined;
   svc = await startService({
     env: {
+      ...(db ? { DATABASE_URL: db.url } : {}),
       INLAY_CONNECTOR_STRIPE_BASE_URL: stripe.url,
       INLAY_POLL_MIN_INTERVAL_MS: '100',
       INLAY_SCHEDULER_INTERVAL_MS: '50',
@@ -26,6 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await svc?.close();
+  await db?.drop();
   await stripe?.close();
 });
 

@@ -6,7 +6,8 @@ import { SEEN_LIMIT } from '../src/engine/app-triggers/trigger-state.ts';
 import { executions, userWorkflows } from '../src/store/schema.ts';
 import { setUpAppTrigger, stateOf, triggeredIds } from './helpers/app-trigger-setup.ts';
 import { startUpstream, type Upstream } from './helpers/engine.ts';
-import { type Service, startService } from './helpers/service.ts';
+import { privateDatabase } from './helpers/private-database.ts';
+import { onPostgres, type Service, startService } from './helpers/service.ts';
 import { startFakeAirtable, startFakeAsana, startFakeStripe, until } from './helpers/trigger-fakes.ts';
 
 // Polling against providers holding more than a page of existing items: oldest-first lists (Airtable, Asana),
@@ -18,6 +19,8 @@ let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
 /** Each run's one step reports the item it was started with here: the order runs ran in. */
 let recorder: Upstream;
 let svc: Service;
+/** Its own database on PostgreSQL: another file's installed triggers would poll these fakes too. */
+let db: Awaited<ReturnType<typeof privateDatabase>> | undefined;
 
 const BASE = 'appAbCdEfGhIjKlMn';
 const HOUR = 3_600_000;
@@ -27,8 +30,10 @@ beforeAll(async () => {
   asana = await startFakeAsana();
   stripe = await startFakeStripe();
   recorder = await startUpstream(() => ({ body: { ok: true } }));
+  db = onPostgres ? await privateDatabase('inlay_paging') : undefined;
   svc = await startService({
     env: {
+      ...(db ? { DATABASE_URL: db.url } : {}),
       INLAY_CONNECTOR_AIRTABLE_BASE_URL: airtable.url,
       INLAY_CONNECTOR_ASANA_BASE_URL: asana.url,
       INLAY_CONNECTOR_STRIPE_BASE_URL: stripe.url,
@@ -42,6 +47,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await svc?.close();
+  await db?.drop();
   for (const f of [airtable, asana, stripe, recorder]) await f?.close();
 });
 
@@ -235,6 +241,22 @@ describe('newest-first lists', () => {
     const after = Date.now();
     expect(row.nextRunAt!.getTime()).toBeGreaterThanOrEqual(before + 5 * 60_000);
     expect(row.nextRunAt!.getTime()).toBeLessThanOrEqual(after + 5 * 60_000);
+  });
+
+  it('a newest-first list starts its new items oldest first', async () => {
+    const s = await setUp(
+      'stripe-order',
+      'stripe',
+      reporting('stripe-order', stripeTrigger('1h'), 'trigger.id'),
+    );
+    await baselineOf(s);
+    // Ids out of alphabetical order, listed by Stripe newest first: the runs go by creation time.
+    const added = ['cus_zed', 'cus_amy', 'cus_max'];
+    stripe.add(...added);
+    await pollNow(s);
+    expect(await runCount(s.workflowId)).toBe(3);
+    await until(() => reported('stripe-order').length >= 3, 'the three runs to run');
+    expect(reported('stripe-order')).toEqual(added);
   });
 
   it('one poll reads at most 500 items (whole pages, newest first); older new items are behind the mark', async () => {
