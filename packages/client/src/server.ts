@@ -3,6 +3,7 @@ import type {
   AccountCredentialsQuery,
   AccountExecution,
   AccountSettings,
+  AccountWebhookDelivery,
   ApiKey,
   Connector,
   CreateApiKeyBody,
@@ -33,10 +34,12 @@ import type {
   RunResponse,
   UpdateAccountSettingsBody,
   UpdateIntegrationBody,
+  UpdateMcpServerBody,
   UpdateUserBody,
   UpdateWorkflowBody,
   User,
   UserToken,
+  WebhookDeliveriesQuery,
   WebhookDelivery,
   WebhookEndpoint,
   Workflow,
@@ -173,6 +176,9 @@ export function serverRoutes(r: Request) {
       list: (o?: CallOptions) => unwrap(r<Data<McpServer[]>>('GET', '/mcp-servers', o)),
       /** `POST /mcp-servers` → `{serverId, accessToken, url}`; the token is shown once. */
       create: (body: CreateMcpServerBody) => r<CreateMcpServerResponse>('POST', '/mcp-servers', { body }),
+      /** `PATCH /mcp-servers/{serverId}`: rename it or replace its restrictions (agents see them at once). */
+      update: (serverId: string, body: UpdateMcpServerBody) =>
+        unwrap(r<Data<McpServer>>('PATCH', `/mcp-servers/${seg(serverId)}`, { body })),
       /** `DELETE /mcp-servers/{serverId}` */
       delete: (serverId: string) => r<MessageResponse>('DELETE', `/mcp-servers/${seg(serverId)}`),
     },
@@ -190,6 +196,11 @@ export function serverRoutes(r: Request) {
         unwrap(
           r<Data<WebhookDelivery[]>>('GET', `/webhook-endpoints/${seg(webhookEndpointId)}/deliveries`, o),
         ),
+    },
+    webhookDeliveries: {
+      /** `GET /webhook-deliveries`: every endpoint's latest deliveries, newest first (`{status: 'failing'}`). */
+      list: (q: WebhookDeliveriesQuery = {}, o?: CallOptions) =>
+        unwrap(r<Data<AccountWebhookDelivery[]>>('GET', '/webhook-deliveries', { ...o, query: q })),
     },
     executions: {
       /** `GET /executions`: every user's runs, newest first; pass `nextCursor` back as `cursor`. */
@@ -213,7 +224,10 @@ export function serverRoutes(r: Request) {
     settings: {
       /** `GET /settings`: the account's settings (`allowedOrigins`). */
       get: (o?: CallOptions) => unwrap(r<Data<AccountSettings>>('GET', '/settings', o)),
-      /** `PUT /settings`: replaces them; origins OAuth may redirect or post its result to. */
+      /**
+       * `PUT /settings`: replaces each setting given (the origins OAuth may redirect or post its result to, the
+       * account's own log retention) and keeps the others.
+       */
       put: (body: UpdateAccountSettingsBody) =>
         unwrap(r<Data<AccountSettings>>('PUT', '/settings', { body })),
     },

@@ -1,28 +1,11 @@
 import { z } from 'zod';
 import { IsoDateTime, intQuery, LIMITS, Uuid } from './common.ts';
-import { EXECUTION_STATUSES, type ExecutionStatus, LogEntry, RUN_TRIGGER_TYPES, StepError } from './logs.ts';
+import { LogEntry, RUN_TRIGGER_TYPES, statusList } from './logs.ts';
 
 /** Most executions one page of `GET /executions` returns. */
 export const EXECUTIONS_PAGE_MAX = 100;
 /** The widest window `GET /stats/executions` aggregates, per bucket size (in buckets). */
 export const STATS_MAX_BUCKETS = { hour: 24 * 31, day: 366 } as const;
-
-const statusList = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v === '') return undefined;
-    const list = [...new Set(v.split(','))];
-    if (!list.every((s) => (EXECUTION_STATUSES as readonly string[]).includes(s))) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `status must be one or more of ${EXECUTION_STATUSES.join(', ')}, separated by commas`,
-      });
-      return z.NEVER;
-    }
-    return list as ExecutionStatus[];
-  })
-  .meta({ description: 'Only runs in these states, e.g. `failed` or `queued,running`' });
 
 const instant = (what: string) =>
   z.iso
@@ -33,7 +16,7 @@ const instant = (what: string) =>
 /** `GET /executions`: the account's runs across users, newest first, by keyset. */
 export const ExecutionsQuery = z
   .object({
-    status: statusList,
+    status: statusList.meta({ description: 'Only runs in these states, e.g. `failed` or `queued,running`' }),
     workflowId: Uuid.optional(),
     userId: z.string().trim().min(1).max(LIMITS.id).optional().meta({ description: 'User id or username' }),
     from: instant('Runs started at or after this instant'),
@@ -44,25 +27,31 @@ export const ExecutionsQuery = z
   .strict();
 export type ExecutionsQuery = z.input<typeof ExecutionsQuery>;
 
-/** One run in the account-wide list: what a table row shows, without step data. */
-export const ExecutionSummary = z
-  .object({
-    executionId: Uuid,
-    workflowId: Uuid,
-    workflowName: z.string().nullable().meta({ description: 'Null when the workflow was deleted' }),
-    version: z.number().int(),
-    userId: Uuid,
-    username: z.string(),
-    status: z.enum(EXECUTION_STATUSES),
-    finished: z.boolean(),
-    startedAt: IsoDateTime,
-    stoppedAt: IsoDateTime.optional().meta({ description: 'Absent until the execution stops' }),
+/** What the account-wide views add to a log entry: who ran it, and the workflow's name. */
+const ranBy = {
+  userId: Uuid,
+  username: z.string(),
+  workflowName: z.string().nullable().meta({ description: 'Null when the workflow was deleted' }),
+};
+
+/** One run in the account-wide list: a log entry's own fields (no step data), with who ran it. */
+export const ExecutionSummary = LogEntry.pick({
+  executionId: true,
+  workflowId: true,
+  version: true,
+  status: true,
+  finished: true,
+  startedAt: true,
+  stoppedAt: true,
+  summary: true,
+  error: true,
+  rerunOf: true,
+})
+  .extend({
+    ...ranBy,
     durationMs: z.number().int().optional().meta({ description: 'Absent until the execution stops' }),
     triggerType: z.enum(RUN_TRIGGER_TYPES),
     event: z.string().optional(),
-    summary: z.string().nullable(),
-    error: StepError.nullable(),
-    rerunOf: Uuid.nullable(),
   })
   .meta({ id: 'ExecutionSummary' });
 export type ExecutionSummary = z.infer<typeof ExecutionSummary>;
@@ -79,11 +68,7 @@ export const ExecutionsPage = z
 export type ExecutionsPage = z.infer<typeof ExecutionsPage>;
 
 /** `GET /executions/{executionId}`: a log entry with who ran it. */
-export const AccountExecution = LogEntry.extend({
-  userId: Uuid,
-  username: z.string(),
-  workflowName: z.string().nullable(),
-}).meta({ id: 'AccountExecution' });
+export const AccountExecution = LogEntry.extend(ranBy).meta({ id: 'AccountExecution' });
 export type AccountExecution = z.infer<typeof AccountExecution>;
 
 export const STATS_BUCKETS = ['hour', 'day'] as const;

@@ -140,26 +140,30 @@ export const LogEntry = z
   .meta({ id: 'LogEntry' });
 export type LogEntry = z.infer<typeof LogEntry>;
 
+/** A `status` query parameter: one state or several separated by commas (`queued,running`). */
+export const statusList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return undefined;
+    const list = [...new Set(v.split(','))];
+    if (!list.every((s) => (EXECUTION_STATUSES as readonly string[]).includes(s))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `status must be one or more of ${EXECUTION_STATUSES.join(', ')}, separated by commas`,
+      });
+      return z.NEVER;
+    }
+    return list as ExecutionStatus[];
+  });
+
 export const LogsQuery = z.object({
   userId: UserRef.optional(),
   page: intQuery('page', 1, 1_000_000, 1),
   limit: intQuery('limit', 1, LIMITS.logPageMax, 10),
   order: z.enum(['asc', 'desc'], { error: 'order must be "asc" or "desc"' }).default('desc'),
-  status: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return undefined;
-      const list = [...new Set(v.split(','))];
-      if (!list.every((s) => (EXECUTION_STATUSES as readonly string[]).includes(s))) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `status must be one or more of ${EXECUTION_STATUSES.join(', ')}, separated by commas`,
-        });
-        return z.NEVER;
-      }
-      return list as ExecutionStatus[];
-    })
-    .meta({ description: 'Additive: only runs in these states, e.g. `failed` or `queued,running`' }),
+  status: statusList.meta({
+    description: 'Additive: only runs in these states, e.g. `failed` or `queued,running`',
+  }),
 });
 export type LogsQuery = z.input<typeof LogsQuery>;

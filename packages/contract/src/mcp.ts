@@ -35,6 +35,23 @@ export const CreateMcpServerBody = z
   .meta({ id: 'CreateMcpServerBody' });
 export type CreateMcpServerBody = z.infer<typeof CreateMcpServerBody>;
 
+/** `PATCH /mcp-servers/{serverId}`: what is given is replaced (`restrictions` as a whole; `{}` lifts them all). */
+export const UpdateMcpServerBody = z
+  .object({
+    name: Name.optional(),
+    description: Text.nullable().optional().meta({ description: 'null removes it' }),
+    restrictions: McpRestrictions.optional().meta({
+      description: 'Replaces the restrictions as a whole; `{}` lifts them all. Agents see the change at once',
+    }),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.name === undefined && v.description === undefined && v.restrictions === undefined)
+      ctx.addIssue({ code: 'custom', message: 'give name, description or restrictions' });
+  })
+  .meta({ id: 'UpdateMcpServerBody' });
+export type UpdateMcpServerBody = z.infer<typeof UpdateMcpServerBody>;
+
 export const McpServer = z
   .object({
     serverId: Uuid,

@@ -52,15 +52,17 @@ import {
   UpdateInstallationBody,
 } from './installations.ts';
 import { LogEntry, LogsQuery } from './logs.ts';
-import { CreateMcpServerBody, CreateMcpServerResponse, McpServer } from './mcp.ts';
+import { CreateMcpServerBody, CreateMcpServerResponse, McpServer, UpdateMcpServerBody } from './mcp.ts';
 import { Problem } from './problem.ts';
 import { ProxyCount, ProxyQuery } from './proxy.ts';
 import { AccountSettings, UpdateAccountSettingsBody } from './settings.ts';
 import { Jwks, UserToken } from './tokens.ts';
 import { CreateUserBody, CreateUserResponse, UpdateUserBody, User, UsersQuery } from './users.ts';
 import {
+  AccountWebhookDelivery,
   CreateWebhookEndpointBody,
   CreateWebhookEndpointResponse,
+  WebhookDeliveriesQuery,
   WebhookDelivery,
   WebhookEndpoint,
 } from './webhooks.ts';
@@ -890,7 +892,8 @@ const ops: Record<string, Record<string, Op>> = {
     },
     put: {
       id: 'putSettings',
-      summary: "Replace the account's settings (allowed origins)",
+      summary:
+        "Change the account's settings: each one given (allowed origins, log retention) is replaced, the others are kept",
       tag: 'Account',
       auth: 'key',
       body: UpdateAccountSettingsBody,
@@ -1033,6 +1036,20 @@ const ops: Record<string, Record<string, Op>> = {
     },
   },
   '/mcp-servers/{serverId}': {
+    patch: {
+      id: 'updateMcpServer',
+      summary:
+        'Rename an MCP server or change its restrictions; the MCP endpoint applies them from the next request, on every node',
+      tag: 'MCP',
+      auth: 'key',
+      path: id('serverId'),
+      body: UpdateMcpServerBody,
+      ok: dataOf(McpServer),
+      problems: {
+        '422':
+          'A restriction names a connector the account does not have, an action the connector does not have, or no MCP tool (`field` points at the entry)',
+      },
+    },
     delete: {
       id: 'deleteMcpServer',
       summary: 'Delete an MCP server',
@@ -1069,6 +1086,18 @@ const ops: Record<string, Record<string, Op>> = {
       auth: 'key',
       path: id('webhookEndpointId'),
       ok: MessageResponse,
+    },
+  },
+  '/webhook-deliveries': {
+    get: {
+      id: 'listAccountWebhookDeliveries',
+      summary:
+        'The latest deliveries to every endpoint of the account, newest first, in one request (`status=failing`: those that need looking at)',
+      tag: 'Webhooks',
+      auth: 'key',
+      query: WebhookDeliveriesQuery,
+      ok: listOf(AccountWebhookDelivery),
+      notFound: false,
     },
   },
   '/webhook-endpoints/{webhookEndpointId}/deliveries': {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, LIMITS, Uuid } from './common.ts';
+import { IsoDateTime, intQuery, LIMITS, Uuid } from './common.ts';
 
 /** Events an account's webhook endpoints may subscribe to. */
 export const WEBHOOK_EVENTS = [
@@ -59,6 +59,36 @@ export const WebhookDelivery = z
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+/** Most deliveries one `GET /webhook-deliveries` returns. */
+export const WEBHOOK_DELIVERIES_MAX = 100;
+
+/** `failing`: failed for good, or still pending after a failed attempt (what needs looking at). */
+export const WEBHOOK_DELIVERY_FILTERS = ['failing', 'pending', 'delivered', 'failed'] as const;
+
+/** `GET /webhook-deliveries`: the latest deliveries to every endpoint of the account, in one request. */
+export const WebhookDeliveriesQuery = z
+  .object({
+    status: z
+      .enum(WEBHOOK_DELIVERY_FILTERS, {
+        error: `status must be one of ${WEBHOOK_DELIVERY_FILTERS.join(', ')}`,
+      })
+      .optional()
+      .meta({
+        description:
+          '`failing`: failed for good, or pending after at least one failed attempt; `pending`, `delivered`, `failed`: in that state. All by default',
+      }),
+    limit: intQuery('limit', 1, WEBHOOK_DELIVERIES_MAX, 50),
+  })
+  .strict();
+export type WebhookDeliveriesQuery = z.input<typeof WebhookDeliveriesQuery>;
+
+/** A delivery in the account-wide list: with the endpoint it goes to. */
+export const AccountWebhookDelivery = WebhookDelivery.extend({
+  webhookEndpointId: Uuid,
+  url: z.string().meta({ description: "The endpoint's URL" }),
+}).meta({ id: 'AccountWebhookDelivery' });
+export type AccountWebhookDelivery = z.infer<typeof AccountWebhookDelivery>;
 
 /** What every delivery's body holds: the event, when it happened, and the objects it names (never a secret). */
 export const WebhookPayload = z

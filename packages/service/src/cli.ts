@@ -155,7 +155,10 @@ async function main(argv: string[]): Promise<void> {
         let next = current.allowedOrigins;
         if (action === 'add') next = [...new Set([...next, ...origins])];
         if (action === 'remove') next = next.filter((o) => !origins.includes(o));
-        const saved = action === 'list' ? current : await saveAllowedOrigins(store.db, values.account, next);
+        const saved =
+          action === 'list'
+            ? { allowedOrigins: current.allowedOrigins }
+            : await saveAllowedOrigins(store.db, values.account, next);
         process.stdout.write(`${JSON.stringify(saved)}\n`);
       } finally {
         await store.close();

@@ -220,6 +220,64 @@ describe('retention', () => {
     await svc.db.delete(executions).where(eq(executions.id, running));
   });
 
+  it("keeps each account's runs for its own retention (PUT /settings {logRetentionDays}), not another's", async () => {
+    // "Now" is 2020-03-15: other tests' rows (later dates) are out of reach even on a shared database.
+    const now = Date.parse('2020-03-15T00:00:00.000Z');
+    const day = 86_400_000;
+    // Two accounts: "short" keeps its runs 7 days, "standard" follows the service's 30.
+    const short = await svc.account('retention-short');
+    const standard = await svc.account('retention-standard');
+    const put = await svc.call('PUT', '/settings', { auth: short.apiKey, body: { logRetentionDays: 7 } });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.data).toMatchObject({ logRetentionDays: 7, ownLogRetention: true });
+    const runsOf = async (a: { apiKey: string; accountId: string }, label: string) => {
+      const userId = await createUser(svc, a.apiKey, `${label}-user`);
+      const definition = {
+        trigger: { type: 'manual' as const },
+        steps: [{ id: randomUUID(), connector: 'delay', action: 'wait', input: { ms: 0 } }],
+        config: [],
+      };
+      const s = {
+        accountId: a.accountId,
+        userId,
+        workflowId: await publish(svc, a.apiKey, definition, label),
+      };
+      return {
+        s,
+        tenDaysOld: await insertExecutions(svc.db, s, 2, now - 10 * day),
+        threeDaysOld: await insertExecutions(svc.db, s, 1, now - 3 * day),
+      };
+    };
+    const shortRuns = await runsOf(short, 'short');
+    const standardRuns = await runsOf(standard, 'standard');
+    const all = [shortRuns, standardRuns].flatMap((r) => [...r.tenDaysOld, ...r.threeDaysOld]);
+
+    // Counted on these rows only: older rows of other tests may go too.
+    const left = async (ids: string[]) =>
+      (await svc.db.select({ id: executions.id }).from(executions).where(inArray(executions.id, ids)))
+        .map((r) => r.id)
+        .sort();
+    expect(await purgeExpiredExecutions(svc.db, 30, 1000, now)).toBeGreaterThanOrEqual(2);
+    expect(await left(all)).toEqual(
+      [...shortRuns.threeDaysOld, ...standardRuns.tenDaysOld, ...standardRuns.threeDaysOld].sort(),
+    );
+
+    // Back to the service's retention (null): a 10-day-old run of "short" stays now.
+    const reset = await svc.call('PUT', '/settings', {
+      auth: short.apiKey,
+      body: { logRetentionDays: null },
+    });
+    expect(reset.body.data).toMatchObject({ logRetentionDays: 30, ownLogRetention: false });
+    const again = await insertExecutions(svc.db, shortRuns.s, 1, now - 10 * day);
+    await purgeExpiredExecutions(svc.db, 30, 1000, now);
+    expect(await left(again)).toEqual(again);
+    // A service retention lowered below an account's own setting wins: 5 days sweeps the 10-day-old run.
+    await svc.call('PUT', '/settings', { auth: short.apiKey, body: { logRetentionDays: 20 } });
+    await purgeExpiredExecutions(svc.db, 5, 1000, now);
+    expect(await left(again)).toEqual([]);
+    await svc.db.delete(executions).where(inArray(executions.id, all));
+  });
+
   // On PostgreSQL the test database is shared by every test file: a real purge there would delete their rows.
   it.skipIf(onPostgres)(
     'runs as a scheduled job (PGlite only; it would purge other test files’ rows on a shared PostgreSQL)',

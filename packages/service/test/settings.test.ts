@@ -26,8 +26,10 @@ describe('GET|PUT /settings', () => {
   it('a new account has no allowed origins', async () => {
     const r = await svc.call('GET', '/settings', { auth: apiKey });
     expect(r.status).toBe(200);
-    // The retention is the service's (INLAY_LOG_RETENTION_DAYS, 30 by default), shown read-only.
-    expect(r.body).toEqual({ data: { allowedOrigins: [], logRetentionDays: 30 } });
+    // The retention is the service's (INLAY_LOG_RETENTION_DAYS, 30 by default) until the account sets its own.
+    expect(r.body).toEqual({
+      data: { allowedOrigins: [], logRetentionDays: 30, ownLogRetention: false, serviceLogRetentionDays: 30 },
+    });
   });
 
   it('PUT replaces the list, normalised and de-duplicated, and GET reads it back', async () => {
@@ -66,7 +68,7 @@ describe('GET|PUT /settings', () => {
       'invalid_request',
       'body.allowedOrigins',
     );
-    expectProblem(await put({}), 400, 'invalid_request', 'body.allowedOrigins', 'required');
+    expectProblem(await put({}), 400, 'invalid_request', 'body', 'custom');
     expectProblem(await put({ allowedOrigins: [], extra: 1 }), 400, 'invalid_request', 'body.extra');
     expectProblem(
       await put({ allowedOrigins: Array.from({ length: 101 }, (_, i) => `https://a${i}.example`) }),
@@ -78,6 +80,58 @@ describe('GET|PUT /settings', () => {
     expect((await svc.call('GET', '/settings', { auth: apiKey })).body.data.allowedOrigins).toEqual([
       'https://kept.example',
     ]);
+  });
+
+  it("sets the account's own log retention, at most the service's; origins and retention are kept apart", async () => {
+    await put({ allowedOrigins: ['https://kept.example'] });
+    const r = await put({ logRetentionDays: 7 });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toEqual({
+      allowedOrigins: ['https://kept.example'],
+      logRetentionDays: 7,
+      ownLogRetention: true,
+      serviceLogRetentionDays: 30,
+    });
+    const [row] = await svc.db.select().from(accounts).where(eq(accounts.id, accountId));
+    expect(row!.logRetentionDays).toBe(7);
+    // Saving the origins leaves the retention as it is.
+    expect((await put({ allowedOrigins: [] })).body.data).toMatchObject({
+      allowedOrigins: [],
+      logRetentionDays: 7,
+    });
+
+    // Longer than the service keeps runs, not a whole number, out of range: a 400 naming the field, nothing saved.
+    const longer = await put({ logRetentionDays: 31, allowedOrigins: ['https://not-saved.example'] });
+    expectProblem(longer, 400, 'invalid_request', 'body.logRetentionDays', 'max');
+    expect(longer.body.detail).toContain('at most 30');
+    expect(longer.body.detail).toContain('INLAY_LOG_RETENTION_DAYS');
+    expectProblem(await put({ logRetentionDays: 0 }), 400, 'invalid_request', 'body.logRetentionDays', 'min');
+    expectProblem(
+      await put({ logRetentionDays: 2.5 }),
+      400,
+      'invalid_request',
+      'body.logRetentionDays',
+      'type',
+    );
+    expectProblem(
+      await put({ logRetentionDays: '7' }),
+      400,
+      'invalid_request',
+      'body.logRetentionDays',
+      'type',
+    );
+    expect((await svc.call('GET', '/settings', { auth: apiKey })).body.data).toMatchObject({
+      allowedOrigins: [],
+      logRetentionDays: 7,
+    });
+
+    // null: back to the service's.
+    expect((await put({ logRetentionDays: null })).body.data).toMatchObject({
+      logRetentionDays: 30,
+      ownLogRetention: false,
+    });
+    const [after] = await svc.db.select().from(accounts).where(eq(accounts.id, accountId));
+    expect(after!.logRetentionDays).toBeNull();
   });
 
   it('is for the API key only: a user token gets 403, nobody 401', async () => {

@@ -1,4 +1,4 @@
-import { CreateMcpServerBody } from '@inlay/contract';
+import { CreateMcpServerBody, UpdateMcpServerBody } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
@@ -12,6 +12,7 @@ import {
   listMcpServers,
   mcpUrl,
   toMcpServer,
+  updateMcpServer,
 } from './servers.ts';
 
 export function mcpServerRoutes(ctx: AppContext): Router {
@@ -29,6 +30,19 @@ export function mcpServerRoutes(ctx: AppContext): Router {
 
   r.get('/mcp-servers', requireApiKey, async (req, res) => {
     res.json({ data: (await listMcpServers(ctx.db, req.principal!.accountId)).map(toMcpServer) });
+  });
+
+  // Restrictions are checked as at creation; the tool list an agent gets is keyed by what they leave visible
+  // (tool-list.ts), so the next request lists and allows what the new ones say.
+  r.patch('/mcp-servers/:serverId', requireApiKey, async (req, res) => {
+    const id = pathId(req.params.serverId, 'serverId');
+    const body = parse(UpdateMcpServerBody, req.body, 'body');
+    const accountId = req.principal!.accountId;
+    if (body.restrictions) checkRestrictions(await ctx.registry.forAccount(accountId), body.restrictions);
+    const row = await updateMcpServer(ctx.db, accountId, id, body);
+    if (!row) throw notFound('MCP server');
+    forgetMcpServers(ctx, accountId);
+    res.json({ data: toMcpServer(row) });
   });
 
   r.delete('/mcp-servers/:serverId', requireApiKey, async (req, res) => {

@@ -49,6 +49,24 @@ export async function listMcpServers(db: Db, accountId: string) {
     .orderBy(asc(mcpServers.createdAt));
 }
 
+/**
+ * Changes a server's name, description or restrictions (already checked); undefined when the account has no
+ * such server. Its row in every node's read cache is dropped by the change it announces (see findByToken).
+ */
+export async function updateMcpServer(
+  db: Db,
+  accountId: string,
+  id: string,
+  changes: { name?: string; description?: string | null; restrictions?: McpRestrictions },
+): Promise<McpServerRow | undefined> {
+  const [row] = await db
+    .update(mcpServers)
+    .set(changes)
+    .where(and(eq(mcpServers.id, id), eq(mcpServers.accountId, accountId)))
+    .returning();
+  return row;
+}
+
 export async function deleteMcpServer(db: Db, accountId: string, id: string): Promise<boolean> {
   const gone = await db
     .delete(mcpServers)
@@ -65,10 +83,10 @@ const findServer = preparedPerStore<McpServerRow>(
 
 /**
  * The server an MCP URL names, when the access token matches; compared in constant time. The row is kept in the
- * read cache: the API never changes a server, only creates or deletes it, but any write to the row (on any node,
- * plain SQL included) announces a change to its account (`drizzle/0013_mcp_server_changes.sql`), which drops it,
- * as a revoked API key is dropped. A write through this node's pool drops it before the writer's next request
- * (`store/local-writes.ts`); the deleting node also drops it before it answers (`forgetMcpServers`).
+ * read cache: any write to the row (a `PATCH` of its restrictions, a delete, on any node, plain SQL included)
+ * announces a change to its account (`drizzle/0013_mcp_server_changes.sql`), which drops it, as a revoked API key
+ * is dropped. A write through this node's pool drops it before the writer's next request (`store/local-writes.ts`);
+ * the node that changed or deleted it also drops it before it answers (`forgetMcpServers`), PGlite included.
  */
 export async function findByToken(
   ctx: Pick<AppContext, 'reads' | 'store'>,
@@ -88,8 +106,8 @@ export async function findByToken(
 }
 
 /**
- * After this node deleted an account's server: the trigger's notification reaches every node, this one too, but
- * asynchronously, and the next request here must already find the server gone.
+ * After this node changed or deleted an account's server: the trigger's notification reaches every node, this one
+ * too, but asynchronously, and the next request here must already find the change.
  */
 export function forgetMcpServers(ctx: Pick<AppContext, 'store'>, accountId: string): void {
   ctx.store.changes.publish({ kind: 'account', accountId });

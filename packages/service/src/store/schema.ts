@@ -44,6 +44,11 @@ export const accounts = pgTable('accounts', {
    * redirect to or post its result to. Set with `PUT /settings` or `inlay settings allowed-origins`.
    */
   allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  /**
+   * Days the account's runs are kept (`PUT /settings {logRetentionDays}`), at most the service's
+   * `INLAY_LOG_RETENTION_DAYS`; null follows the service's.
+   */
+  logRetentionDays: integer('log_retention_days'),
   createdAt: createdAt(),
 });
 
@@ -471,6 +476,11 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.seq),
     index('webhook_deliveries_pending_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // `GET /webhook-deliveries`: the account's newest deliveries, and the failing ones (the console's Overview).
+    index('webhook_deliveries_account_idx').on(t.accountId, t.seq),
+    index('webhook_deliveries_failing_idx')
+      .on(t.accountId, t.seq)
+      .where(sql`${t.status} = 'failed' or (${t.status} = 'pending' and ${t.attempts} > 0)`),
   ],
 );
 

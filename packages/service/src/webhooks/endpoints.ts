@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { WebhookDelivery, WebhookEndpoint, WebhookEvent } from '@inlay/contract';
-import { and, desc, eq } from 'drizzle-orm';
+import type { AccountWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '@inlay/contract';
+import { and, desc, eq, gt, or, type SQL } from 'drizzle-orm';
 import { rowAad, type Vault } from '../credentials/vault.ts';
 import { webhookDeliveries, webhookEndpoints } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
@@ -72,3 +72,33 @@ export const listDeliveries = (db: Db, endpointId: string) =>
     .where(eq(webhookDeliveries.endpointId, endpointId))
     .orderBy(desc(webhookDeliveries.seq))
     .limit(100);
+
+const STATUS_FILTERS: Record<'failing' | 'pending' | 'delivered' | 'failed', SQL | undefined> = {
+  // As the partial index `webhook_deliveries_failing_idx` says it, so the planner can use it.
+  failing: or(
+    eq(webhookDeliveries.status, 'failed'),
+    and(eq(webhookDeliveries.status, 'pending'), gt(webhookDeliveries.attempts, 0)),
+  ),
+  pending: eq(webhookDeliveries.status, 'pending'),
+  delivered: eq(webhookDeliveries.status, 'delivered'),
+  failed: eq(webhookDeliveries.status, 'failed'),
+};
+
+/**
+ * The account's latest deliveries to all its endpoints, newest first, with each one's endpoint URL: one indexed
+ * query (`(account_id, seq)`), not one per endpoint.
+ */
+export async function listAccountDeliveries(
+  db: Db,
+  accountId: string,
+  q: { status?: keyof typeof STATUS_FILTERS; limit: number },
+): Promise<AccountWebhookDelivery[]> {
+  const rows = await db
+    .select({ d: webhookDeliveries, url: webhookEndpoints.url })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookDeliveries.accountId, accountId), q.status ? STATUS_FILTERS[q.status] : undefined))
+    .orderBy(desc(webhookDeliveries.seq))
+    .limit(q.limit);
+  return rows.map(({ d, url }) => ({ ...toDelivery(d), webhookEndpointId: d.endpointId, url }));
+}

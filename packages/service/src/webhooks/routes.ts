@@ -1,5 +1,5 @@
 import { EgressDenied } from '@inlay/connectors';
-import { CreateWebhookEndpointBody } from '@inlay/contract';
+import { CreateWebhookEndpointBody, WebhookDeliveriesQuery } from '@inlay/contract';
 import { and, eq } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
@@ -10,6 +10,7 @@ import { webhookEndpoints } from '../store/schema.ts';
 import {
   createEndpoint,
   findEndpoint,
+  listAccountDeliveries,
   listDeliveries,
   listEndpoints,
   toDelivery,
@@ -48,6 +49,11 @@ export function webhookEndpointRoutes(ctx: AppContext): Router {
       .returning({ id: webhookEndpoints.id });
     if (!gone.length) throw notFound('Webhook endpoint');
     res.json({ message: 'Success' });
+  });
+
+  r.get('/webhook-deliveries', requireApiKey, async (req, res) => {
+    const q = parse(WebhookDeliveriesQuery, req.query, 'query');
+    res.json({ data: await listAccountDeliveries(ctx.db, req.principal!.accountId, q) });
   });
 
   r.get('/webhook-endpoints/:webhookEndpointId/deliveries', requireApiKey, async (req, res) => {

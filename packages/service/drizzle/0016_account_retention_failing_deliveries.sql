@@ -1,0 +1,3 @@
+ALTER TABLE "accounts" ADD COLUMN "log_retention_days" integer;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_account_idx" ON "webhook_deliveries" USING btree ("account_id","seq");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_failing_idx" ON "webhook_deliveries" USING btree ("account_id","seq") WHERE "webhook_deliveries"."status" = 'failed' or ("webhook_deliveries"."status" = 'pending' and "webhook_deliveries"."attempts" > 0);
