@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries } from '../src/store/schema.ts';
-import { createUser } from './helpers/fixtures.ts';
+import { createUser, tokenFor } from './helpers/fixtures.ts';
 import { privateDatabase } from './helpers/private-database.ts';
 import {
   GOOD_KEY,
@@ -21,13 +21,20 @@ interface Received {
   body: string;
 }
 
-/** A host's webhook receiver on 127.0.0.1: answers 500 to the first `failFirst` requests, then 204. */
+/**
+ * A host's webhook receiver on 127.0.0.1: answers 500 to the first `failFirst` requests, then 204; `/down`
+ * always answers 500 (and is not counted).
+ */
 async function startReceiver() {
   const received: Received[] = [];
   const state = { failFirst: 0, calls: 0 };
   const server = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
+    if (req.url === '/down') {
+      res.writeHead(500).end('down for maintenance');
+      return;
+    }
     state.calls++;
     if (state.calls <= state.failFirst) {
       res.writeHead(500).end('not now');
@@ -369,6 +376,112 @@ describe('account webhooks', () => {
       });
     } finally {
       await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+    }
+  });
+
+  it("GET /webhook-deliveries: every endpoint's deliveries in one request; status=failing keeps those to look at", async () => {
+    const up = await endpoint(['installation.created']);
+    const down = await endpoint(['installation.created'], `${receiver.url}/down`);
+    try {
+      const workflowId = await oneStepWorkflow('fan out', {
+        connector: 'transform',
+        action: 'map',
+        input: { expression: '1' },
+      });
+      const inst = await svc.call('POST', '/installations', {
+        auth: apiKey,
+        body: { userId: alice, workflowIds: [workflowId], credentialIds: {}, values: [] },
+      });
+      expect(inst.status, inst.text).toBe(201);
+      const list = async (query = '', auth = apiKey) => {
+        const r = await svc.call('GET', `/webhook-deliveries${query}`, { auth });
+        expect(r.status, r.text).toBe(200);
+        return r.body.data as Record<string, unknown>[];
+      };
+      const mine = (ds: Record<string, unknown>[]) =>
+        ds.filter((d) => [up, down].some((e) => e.webhookEndpointId === d.webhookEndpointId));
+      // The endpoint that answers is delivered to; the one that answers 500 is retried (pending, attempts > 0).
+      const failing = await until(async () => {
+        const ds = mine(await list('?status=failing'));
+        return ds.length && (ds[0]!.attempts as number) > 0 ? ds : undefined;
+      });
+      expect(failing).toEqual([
+        {
+          deliveryId: expect.any(String),
+          event: 'installation.created',
+          status: 'pending',
+          attempts: expect.any(Number),
+          lastStatusCode: 500,
+          lastError: 'The endpoint answered HTTP 500',
+          nextAttemptAt: expect.any(String),
+          createdAt: expect.any(String),
+          deliveredAt: null,
+          webhookEndpointId: down.webhookEndpointId,
+          url: `${receiver.url}/down`,
+        },
+      ]);
+      const delivered = await until(async () => {
+        const ds = mine(await list('?status=delivered'));
+        return ds.length ? ds : undefined;
+      });
+      expect(delivered).toEqual([
+        expect.objectContaining({
+          status: 'delivered',
+          webhookEndpointId: up.webhookEndpointId,
+          url: `${receiver.url}/hooks`,
+          lastStatusCode: 204,
+        }),
+      ]);
+      // Without a filter: both, newest first (the delivery to `down` was queued second).
+      expect(mine(await list()).map((d) => d.webhookEndpointId)).toEqual([
+        down.webhookEndpointId,
+        up.webhookEndpointId,
+      ]);
+      // Given up on (after 24 hours) is failing too; `pending` still finds the retried one until then. The
+      // delivery is made a day old, so the dispatcher gives up at its next failed attempt.
+      expect(mine(await list('?status=pending'))).toHaveLength(1);
+      await svc.db
+        .update(webhookDeliveries)
+        .set({ createdAt: new Date(Date.now() - 25 * 3_600_000), nextAttemptAt: new Date() })
+        .where(eq(webhookDeliveries.endpointId, down.webhookEndpointId));
+      await until(
+        async () => (await list('?status=failed')).some((d) => d.url === `${receiver.url}/down`),
+        30_000,
+      );
+      expect(mine(await list('?status=failing'))).toEqual([expect.objectContaining({ status: 'failed' })]);
+      expect(mine(await list('?status=failed'))).toHaveLength(1);
+      expect(mine(await list('?status=pending'))).toEqual([]);
+      expect(await list('?limit=1')).toHaveLength(1);
+
+      // Another account sees none of them; a bad filter or limit is a 400 naming it.
+      const other = await svc.account('deliveries-other');
+      expect(await list('', other.apiKey)).toEqual([]);
+      expectProblem(
+        await svc.call('GET', '/webhook-deliveries?status=broken', { auth: apiKey }),
+        400,
+        'invalid_request',
+        'query.status',
+        'enum',
+      );
+      expectProblem(
+        await svc.call('GET', '/webhook-deliveries?limit=101', { auth: apiKey }),
+        400,
+        'invalid_request',
+        'query.limit',
+        'max',
+      );
+      expectProblem(
+        await svc.call('GET', '/webhook-deliveries?endpoint=x', { auth: apiKey }),
+        400,
+        'invalid_request',
+        'query.endpoint',
+        'unknown_field',
+      );
+      const token = await tokenFor(svc, apiKey, alice);
+      expectProblem(await svc.call('GET', '/webhook-deliveries', { auth: token }), 403, 'forbidden');
+    } finally {
+      await svc.call('DELETE', `/webhook-endpoints/${up.webhookEndpointId}`, { auth: apiKey });
+      await svc.call('DELETE', `/webhook-endpoints/${down.webhookEndpointId}`, { auth: apiKey });
     }
   });
 

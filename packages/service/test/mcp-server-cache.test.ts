@@ -2,7 +2,7 @@ import { sql as q } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccount } from './helpers/fixtures.ts';
-import { rawRpc } from './helpers/mcp.ts';
+import { rawRpc, rpcMessages } from './helpers/mcp.ts';
 import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 // An MCP server's row is kept in the read cache (mcp/servers.ts findByToken): these check that it is still
@@ -31,6 +31,18 @@ async function warm(svc: Service, url: string, apiKey: string) {
   expect(svc.ctx.reads.hits).toBeGreaterThan(before);
 }
 
+/** The tool names a `tools/list` on `url` answers. */
+async function toolNames(url: string, apiKey: string): Promise<string[]> {
+  const r = await rawRpc(url, list, headers(apiKey));
+  expect(r.status, r.text).toBe(200);
+  return rpcMessages(r.text, r.headers.get('content-type'))[0].result.tools.map(
+    (t: { name: string }) => t.name,
+  );
+}
+
+/** Blocks one tool by name: `tools/list` then answers the nine others (a different tool-list cache key). */
+const blockTool = (name: string) => ({ actions: { block: [name] } });
+
 describe('an MCP server kept in memory', () => {
   let svc: Service;
   let s: Awaited<ReturnType<typeof seedAccount>>;
@@ -49,6 +61,20 @@ describe('an MCP server kept in memory', () => {
     const r = await rawRpc(server.url, list, headers(s.apiKey));
     expect(r.status).toBe(404);
     expect(JSON.parse(r.text).error.code).toBe(-32004);
+  });
+
+  it('lists what changed restrictions leave on the very next request', async () => {
+    const server = await newServer(svc, s.apiKey);
+    await warm(svc, server.url, s.apiKey);
+    expect(await toolNames(server.url, s.apiKey)).toContain('run_workflow_inlay');
+    const r = await svc.call('PATCH', `/mcp-servers/${server.serverId}`, {
+      auth: s.apiKey,
+      body: { restrictions: blockTool('run_workflow_inlay') },
+    });
+    expect(r.status, r.text).toBe(200);
+    const after = await toolNames(server.url, s.apiKey);
+    expect(after).not.toContain('run_workflow_inlay');
+    expect(after).toHaveLength(9);
   });
 
   it('still checks the access token of every request', async () => {
@@ -87,6 +113,35 @@ describe.skipIf(!onPostgres)(
     afterAll(async () => {
       await sql?.end();
       await Promise.all([a?.close(), b?.close()]);
+    });
+
+    it("applies restrictions node A changed, or a plain SQL update, to node B's next request", async () => {
+      for (const [tool, change] of [
+        [
+          'run_workflow_inlay',
+          (id: string) =>
+            a.call('PATCH', `/mcp-servers/${id}`, {
+              auth: s.apiKey,
+              body: { restrictions: blockTool('run_workflow_inlay') },
+            }),
+        ],
+        [
+          'proxy_request_inlay',
+          (id: string) =>
+            sql.query('update mcp_servers set restrictions = $2 where id = $1', [
+              id,
+              JSON.stringify(blockTool('proxy_request_inlay')),
+            ]),
+        ],
+      ] as const) {
+        const server = await newServer(a, s.apiKey);
+        const onB = server.url.replace(a.url, b.url);
+        await warm(b, onB, s.apiKey);
+        expect(await toolNames(onB, s.apiKey)).toContain(tool);
+        await change(server.serverId);
+        await b.ctx.store.changes.sync();
+        expect(await toolNames(onB, s.apiKey)).not.toContain(tool);
+      }
     });
 
     it('is refused on node B once node A deleted it, and after a plain SQL delete', async () => {

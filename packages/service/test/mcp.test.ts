@@ -126,6 +126,83 @@ describe('MCP servers API', () => {
   });
 });
 
+describe('PATCH /mcp-servers/{serverId}', () => {
+  it('renames a server and replaces its restrictions, validated like a creation', async () => {
+    const created = await svc.call('POST', '/mcp-servers', {
+      auth: s.apiKey,
+      body: { name: 'to edit', restrictions: { connectors: { allow: ['slack'] } } },
+    });
+    const id = created.body.serverId as string;
+    const patch = (body: unknown, auth = s.apiKey, serverId = id) =>
+      svc.call('PATCH', `/mcp-servers/${serverId}`, { auth, body });
+
+    const renamed = await patch({ name: 'Edited', description: 'Now described' });
+    expect(renamed.status, renamed.text).toBe(200);
+    // Only what is given changes: the restrictions stay.
+    expect(renamed.body.data).toEqual({
+      serverId: id,
+      name: 'Edited',
+      description: 'Now described',
+      restrictions: { connectors: { allow: ['slack'] } },
+      createdAt: created.body.createdAt ?? expect.any(String),
+    });
+    const restricted = await patch({
+      restrictions: { connectors: { block: ['hubspot'] }, actions: { allow: ['slack.post_message'] } },
+    });
+    expect(restricted.body.data).toMatchObject({
+      name: 'Edited',
+      restrictions: { connectors: { block: ['hubspot'] }, actions: { allow: ['slack.post_message'] } },
+    });
+    const [row] = await svc.db.select().from(mcpServers).where(eq(mcpServers.id, id));
+    expect(row!.restrictions).toEqual({
+      connectors: { block: ['hubspot'] },
+      actions: { allow: ['slack.post_message'] },
+    });
+    expect((await patch({ description: null, restrictions: {} })).body.data).toMatchObject({
+      description: null,
+      restrictions: {},
+    });
+
+    // Refused as at creation, the entry named; nothing changes.
+    const unknown: [Record<string, unknown>, string, string][] = [
+      [{ connectors: { allow: ['slakc'] } }, 'body.restrictions.connectors.allow.0', 'no connector "slakc"'],
+      [{ actions: { block: ['slack.post_mesage'] } }, 'body.restrictions.actions.block.0', 'no action'],
+      [{ actions: { allow: ['run_workflow_inaly'] } }, 'body.restrictions.actions.allow.0', 'no MCP tool'],
+    ];
+    for (const [restrictions, field, message] of unknown) {
+      const r = await patch({ name: 'not saved', restrictions });
+      expectProblem(r, 422, 'unprocessable', field);
+      expect(r.body.errors[0].message).toContain(message);
+    }
+    expectProblem(
+      await patch({ restrictions: { connectors: { allow: ['slack'], block: ['hubspot'] } } }),
+      400,
+      'invalid_request',
+      'body.restrictions.connectors.block',
+    );
+    expectProblem(await patch({}), 400, 'invalid_request', 'body', 'custom');
+    expectProblem(await patch({ name: '' }), 400, 'invalid_request', 'body.name', 'min');
+    expectProblem(await patch({ name: 'x', token: 'y' }), 400, 'invalid_request', 'body.token');
+    expectProblem(
+      await svc.call('PATCH', '/mcp-servers/not-a-uuid', { auth: s.apiKey, body: { name: 'x' } }),
+      400,
+      'invalid_request',
+      'path.serverId',
+    );
+    const [same] = await svc.db.select().from(mcpServers).where(eq(mcpServers.id, id));
+    expect(same).toMatchObject({ name: 'Edited', description: null, restrictions: {} });
+
+    // A user token is refused; another account's server answers like a missing one.
+    expectProblem(await patch({ name: 'x' }, jwt), 403, 'forbidden');
+    const other = await svc.account('patch-other');
+    const theirs = await patch({ name: 'taken over' }, other.apiKey);
+    expectProblem(theirs, 404, 'not_found');
+    const missing = await patch({ name: 'taken over' }, other.apiKey, '00000000-0000-4000-8000-000000000000');
+    expect(theirs.body).toEqual({ ...missing.body, requestId: theirs.body.requestId });
+    expect((await svc.db.select().from(mcpServers).where(eq(mcpServers.id, id)))[0]!.name).toBe('Edited');
+  });
+});
+
 describe.each([
   ['v2 client (2026-07-28)', 'v2'],
   ['v1 client (2025-11-25 initialize)', 'v1'],
@@ -388,6 +465,68 @@ describe('MCP isolation and restrictions', () => {
     expect(hub.isError).toBe(true);
     await client.close();
   });
+  it('applies restrictions changed over PATCH to the next request of a connected client: connectors and actions, allow and block', async () => {
+    const changing = (await svc.call('POST', '/mcp-servers', { auth: s.apiKey, body: { name: 'changing' } }))
+      .body;
+    const restrict = async (restrictions: object) => {
+      const r = await svc.call('PATCH', `/mcp-servers/${changing.serverId}`, {
+        auth: s.apiKey,
+        body: { restrictions },
+      });
+      expect(r.status, r.text).toBe(200);
+    };
+    const client = await connectV2(changing.url, { authorization: `Bearer ${jwt}` });
+    const tools = async () => (await client.listTools()).tools.map((t) => t.name).sort();
+    const connectors = async () =>
+      (
+        (await client.callTool({ name: 'list_connectors_inlay', arguments: {} })) as any
+      ).structuredContent.connectors
+        .map((c: { id: string }) => c.id)
+        .sort() as string[];
+    const actionsOf = async (connectorId: string) => {
+      const r = (await client.callTool({
+        name: 'get_connector_resources_inlay',
+        arguments: { connectorId },
+      })) as any;
+      return r.isError ? 'refused' : r.structuredContent.actions.map((a: { id: string }) => a.id).sort();
+    };
+    expect(await tools()).toEqual(TOOLS);
+    expect(await connectors()).toEqual(expect.arrayContaining(['hubspot', 'slack']));
+
+    // Connectors allowed, actions and a tool blocked.
+    await restrict({
+      connectors: { allow: ['slack'] },
+      actions: { block: ['slack.list_messages', 'run_workflow_inlay'] },
+    });
+    expect(await tools()).toEqual(TOOLS.filter((t) => t !== 'run_workflow_inlay'));
+    expect(await connectors()).toEqual(['slack']);
+    expect(await actionsOf('slack')).toEqual(['post_message']);
+    expect(await actionsOf('hubspot')).toBe('refused');
+
+    // A connector blocked, actions and tools allowed.
+    await restrict({
+      connectors: { block: ['slack'] },
+      actions: {
+        allow: ['hubspot.get_contact', 'list_connectors_inlay', 'get_connector_resources_inlay'],
+      },
+    });
+    expect(await tools()).toEqual(['get_connector_resources_inlay', 'list_connectors_inlay']);
+    const ids = await connectors();
+    expect(ids).toContain('hubspot');
+    expect(ids).not.toContain('slack');
+    expect(await actionsOf('hubspot')).toEqual(['get_contact']);
+    expect(await actionsOf('slack')).toBe('refused');
+    await expect(
+      client.callTool({ name: 'run_workflow_inlay', arguments: { workflowId: s.workflowId } }),
+    ).rejects.toThrow();
+
+    // Lifted: everything again.
+    await restrict({});
+    expect(await tools()).toEqual(TOOLS);
+    expect(await actionsOf('slack')).toEqual(['list_messages', 'post_message']);
+    await client.close();
+  });
+
   it('offers http and transform only to a server whose connectors.allow names them', async () => {
     const plain = await connectV2(server.url, { authorization: `Bearer ${jwt}` });
     for (const connectorId of ['http', 'transform']) {

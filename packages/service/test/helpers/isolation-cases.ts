@@ -456,6 +456,14 @@ export const CASES: Case[] = [
     }),
   },
   {
+    op: 'PATCH /mcp-servers/{serverId}',
+    slots: ['serverId', 'connector'],
+    request: (v) => ({
+      path: `/mcp-servers/${v.serverId}`,
+      body: { name: 'Renamed', restrictions: { connectors: { block: [v.connector] } } },
+    }),
+  },
+  {
     op: 'DELETE /mcp-servers/{serverId}',
     slots: ['serverId'],
     request: (v) => ({ path: `/mcp-servers/${v.serverId}` }),
@@ -498,13 +506,14 @@ export const LISTINGS: Record<string, (t: Tenant) => string> = {
   'GET /api-keys': () => '/api-keys',
   'GET /mcp-servers': () => '/mcp-servers',
   'GET /webhook-endpoints': () => '/webhook-endpoints',
+  'GET /webhook-deliveries': () => '/webhook-deliveries',
   'GET /workflows/{workflowId}/logs': (t) => `/workflows/${t.workflowId}/logs?userId=${t.userId}`,
 };
 
 /** Operations that name no object of an account or a user, and why. */
 export const NO_OBJECT_ID: Record<string, string> = {
   'POST /api-keys': 'creates a key of the caller’s account from a name and a mode',
-  'PUT /settings': 'the caller’s own account settings (allowed origins)',
+  'PUT /settings': 'the caller’s own account settings (allowed origins, log retention)',
   'POST /webhook-endpoints': 'a URL and event names',
   'POST /console/session': 'exchanges an API key for a cookie: the key is the credential',
   'GET /console/session': 'the caller’s own session cookie',
