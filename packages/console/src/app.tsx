@@ -15,7 +15,7 @@ import { Link, usePath } from './router.tsx';
 import { SessionProvider, sessions, useConsole, useSessionQuery } from './session.tsx';
 import { ErrorText } from './ui.tsx';
 
-/** Pages in the navigation: only those that are built (the rest of the console is still to come). */
+/** The console's pages, in the order of the navigation (each is described in docs/console.md). */
 const NAV = [
   { to: '/', label: 'Overview' },
   { to: '/users', label: 'Users' },

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createApp, type InlayApp, listen, loadConfig } from '@inlay/service';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -104,4 +104,76 @@ export function watch(page: Page, scheme: string) {
     await page.setViewportSize({ width: 1280, height: 900 });
   };
   return { errors, checkPage };
+}
+
+// Keyboard only: the helpers below reach a control the way a keyboard user does (Tab through the page's focus
+// order) and act on it with keys, never with a click. A control Tab cannot reach fails the test.
+
+export interface TabOptions {
+  /** Shift+Tab instead of Tab; by default, Shift+Tab when the target comes before the focused element. */
+  back?: boolean;
+  /** Most key presses before giving up. */
+  max?: number;
+}
+
+/** Presses Tab (or Shift+Tab) until `target` has the focus. */
+export async function tabTo(page: Page, target: Locator, { back, max = 200 }: TabOptions = {}) {
+  await target.waitFor();
+  const backwards =
+    back ??
+    (await target.evaluate((el) => {
+      const active = document.activeElement;
+      if (!active || active === document.body) return false;
+      return Boolean(active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING);
+    }));
+  for (let i = 0; i <= max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`${target} is not reached with ${backwards ? 'Shift+Tab' : 'Tab'} in ${max} presses`);
+}
+
+/** Tabs to a control and presses `key` on it (Enter follows a link or presses a button; Space ticks a box). */
+export async function press(page: Page, target: Locator, key = 'Enter', opts?: TabOptions) {
+  await tabTo(page, target, opts);
+  await page.keyboard.press(key);
+}
+
+/** Tabs to a text field, selects what it holds and types `text` over it. */
+export async function typeInto(page: Page, target: Locator, text: string, opts?: TabOptions) {
+  await tabTo(page, target, opts);
+  await page.keyboard.press('Control+a');
+  if (text) await page.keyboard.type(text);
+  else await page.keyboard.press('Delete');
+}
+
+/** Tabs to a `<select>` and moves through its options with the arrow keys until `label` is chosen. */
+export async function choose(page: Page, select: Locator, label: string, opts?: TabOptions) {
+  await tabTo(page, select, opts);
+  const labels = await select.locator('option').allTextContents();
+  const want = labels.indexOf(label);
+  if (want < 0) throw new Error(`no option "${label}" in ${labels.join(', ')}`);
+  const at = await select.evaluate((el) => (el as HTMLSelectElement).selectedIndex);
+  for (let i = 0; i < Math.abs(want - at); i++)
+    await page.keyboard.press(want > at ? 'ArrowDown' : 'ArrowUp');
+  expect(await select.evaluate((el) => (el as HTMLSelectElement).selectedIndex)).toBe(want);
+}
+
+/** Follows a link of the console's navigation from the keyboard (it comes before the page: Shift+Tab). */
+export async function navigateTo(page: Page, label: string) {
+  const link = page
+    .getByRole('navigation', { name: 'Console' })
+    .getByRole('link', { name: label, exact: true });
+  await press(page, link);
+  await page.getByRole('heading', { name: label, level: 1 }).waitFor();
+}
+
+/** Signs in from the keyboard: the API key typed into its field, Enter. */
+export async function signIn(page: Page, apiKey: string) {
+  const field = page.getByLabel('API key');
+  await tabTo(page, field);
+  // Typed as keys would be; `insertText` puts the whole key in at once, as a paste does.
+  await page.keyboard.insertText(apiKey);
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }

@@ -10,7 +10,12 @@ import { ErrorText, formatTime } from '../ui.tsx';
 export function ApiKeysPage() {
   const { client } = useConsole();
   const qc = useQueryClient();
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => client.apiKeys.list() });
+  // Read again each time the page opens: a key's last use changes with every request made with it, not here.
+  const keys = useQuery({
+    queryKey: ['api-keys'],
+    queryFn: () => client.apiKeys.list(),
+    refetchOnMount: 'always',
+  });
   const [shown, setShown] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: (name: string) => client.apiKeys.create(name ? { name } : {}),

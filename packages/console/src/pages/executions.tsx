@@ -43,6 +43,10 @@ export function ExecutionsPage() {
     navigate(`/executions${p.size ? `?${p}` : ''}`);
   };
   const rows = list.data?.pages.flatMap((p) => p.data) ?? [];
+  // The workflow filter picks by name; the ids are the account's workflows (deleted ones keep their runs).
+  const workflows = useQuery({ queryKey: ['workflows'], queryFn: () => client.workflows.listAll() });
+  const picked = filters.workflowId;
+  const unknownPick = picked && workflows.data && !workflows.data.some((w) => w.workflowId === picked);
   return (
     <>
       <h1>Executions</h1>
@@ -62,8 +66,21 @@ export function ExecutionsPage() {
           <input name="userId" defaultValue={filters.userId ?? ''} />
         </label>
         <label>
-          Workflow id
-          <input name="workflowId" defaultValue={filters.workflowId ?? ''} />
+          Workflow
+          {/* Keyed by the list: a select's default applies once, and the options come after the first render. */}
+          <select name="workflowId" defaultValue={picked ?? ''} key={workflows.data ? 'named' : 'loading'}>
+            <option value="">Any</option>
+            {workflows.data?.map((w) => (
+              <option key={w.workflowId} value={w.workflowId}>
+                {w.name}
+              </option>
+            ))}
+            {picked && (unknownPick || !workflows.data) ? (
+              <option value={picked}>
+                {unknownPick ? `Deleted workflow ${picked.slice(0, 8)}` : picked}
+              </option>
+            ) : null}
+          </select>
         </label>
         <label>
           From (UTC)

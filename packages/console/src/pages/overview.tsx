@@ -1,11 +1,11 @@
-import type { ExecutionStats, WebhookDelivery, WebhookEndpoint } from '@inlay/client';
+import type { ExecutionStats } from '@inlay/client';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RunsChart } from '../chart.tsx';
 import { Link } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { QueryState, Table } from '../table.tsx';
-import { ErrorText, formatMs, formatTime } from '../ui.tsx';
+import { ErrorText, formatMs, formatTime, StatusBadge } from '../ui.tsx';
 
 export function OverviewPage() {
   const { client } = useConsole();
@@ -124,25 +124,12 @@ function NeedsReconnect() {
   );
 }
 
-/** Deliveries that failed for good, or are being retried after a failed attempt. */
+/** Deliveries that failed for good, or are being retried after a failed attempt: one request for all endpoints. */
 function FailingDeliveries() {
   const { client } = useConsole();
   const q = useQuery({
     queryKey: ['failing-deliveries'],
-    queryFn: async () => {
-      const endpoints = await client.webhookEndpoints.list();
-      const lists = await Promise.all(
-        endpoints.map(async (e) => ({
-          e,
-          ds: await client.webhookEndpoints.deliveries(e.webhookEndpointId),
-        })),
-      );
-      return lists.flatMap(({ e, ds }) =>
-        ds
-          .filter((d) => d.status === 'failed' || (d.status === 'pending' && d.attempts > 0))
-          .map((d): [WebhookEndpoint, WebhookDelivery] => [e, d]),
-      );
-    },
+    queryFn: () => client.webhookDeliveries.list({ status: 'failing', limit: '50' }),
   });
   return (
     <section aria-labelledby="deliveries-h" className="card">
@@ -151,13 +138,15 @@ function FailingDeliveries() {
       {q.data?.length ? (
         <Table
           labelledBy="deliveries-h"
-          columns={['Endpoint', 'Event', 'Status', 'Attempts', 'Last error', 'Created']}
+          columns={['Endpoint', 'Event', 'Status', 'Attempts', 'Last error', 'Created (UTC)']}
         >
-          {q.data.map(([e, d]) => (
+          {q.data.map((d) => (
             <tr key={d.deliveryId}>
-              <td className="mono">{e.url}</td>
+              <td className="mono">{d.url}</td>
               <td>{d.event}</td>
-              <td>{d.status}</td>
+              <td>
+                <StatusBadge status={d.status} />
+              </td>
               <td>{d.attempts}</td>
               <td>{d.lastError ?? (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : '—')}</td>
               <td>{formatTime(d.createdAt)}</td>

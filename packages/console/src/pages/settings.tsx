@@ -7,12 +7,13 @@ import { useConsole } from '../session.tsx';
 import { QueryState, Table } from '../table.tsx';
 import { ErrorText, formatTime, StatusBadge } from '../ui.tsx';
 
-/** Allowed origins, webhook endpoints with their deliveries, and the retention of runs. */
+/** Allowed origins, the retention of runs, and webhook endpoints with their deliveries. */
 export function SettingsPage() {
   return (
     <>
       <h1>Settings</h1>
       <AllowedOrigins />
+      <Retention />
       <WebhookEndpoints />
     </>
   );
@@ -32,48 +33,96 @@ function AllowedOrigins() {
     save.mutate(text.split(/\s+/).filter(Boolean));
   };
   return (
-    <>
-      <section aria-labelledby="origins-title">
-        <h2 id="origins-title">Allowed origins</h2>
-        <p className="muted">
-          The origins your pages live on: OAuth redirect URIs, popup origins and MCP redirect URIs must be on
-          one.
-        </p>
-        {settings.error ? <ErrorText error={settings.error} /> : null}
-        {settings.data ? (
-          <form className="card stack" onSubmit={onSubmit} key={settings.data.allowedOrigins.join(' ')}>
-            <label>
-              One origin a line (https://app.example.com)
-              <textarea
-                name="origins"
-                rows={4}
-                className="mono"
-                defaultValue={settings.data.allowedOrigins.join('\n')}
-              />
-            </label>
-            <div className="actions">
-              <button type="submit" disabled={save.isPending}>
-                Save origins
+    <section aria-labelledby="origins-title">
+      <h2 id="origins-title">Allowed origins</h2>
+      <p className="muted">
+        The origins your pages live on: OAuth redirect URIs, popup origins and MCP redirect URIs must be on
+        one.
+      </p>
+      {settings.error ? <ErrorText error={settings.error} /> : null}
+      {settings.data ? (
+        <form className="card stack" onSubmit={onSubmit} key={settings.data.allowedOrigins.join(' ')}>
+          <label>
+            One origin a line (https://app.example.com)
+            <textarea
+              name="origins"
+              rows={4}
+              className="mono"
+              defaultValue={settings.data.allowedOrigins.join('\n')}
+            />
+          </label>
+          <div className="actions">
+            <button type="submit" disabled={save.isPending}>
+              Save origins
+            </button>
+          </div>
+          {save.error ? <ErrorText error={save.error} /> : null}
+          {save.isSuccess ? <p role="status">Saved.</p> : null}
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * How long the account's runs are kept: its own number of days, at most the service's
+ * (`INLAY_LOG_RETENTION_DAYS`), or the service's.
+ */
+function Retention() {
+  const { client } = useConsole();
+  const qc = useQueryClient();
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => client.settings.get() });
+  const save = useMutation({
+    mutationFn: (logRetentionDays: number | null) => client.settings.put({ logRetentionDays }),
+    onSuccess: (s) => qc.setQueryData(['settings'], s),
+  });
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    save.mutate(Number(new FormData(e.currentTarget).get('days')));
+  };
+  const s = settings.data;
+  return (
+    <section aria-labelledby="retention-title">
+      <h2 id="retention-title">Retention</h2>
+      {s ? (
+        <form className="card stack" onSubmit={onSubmit} key={`${s.logRetentionDays}|${s.ownLogRetention}`}>
+          <p>
+            {`Runs and their logs are kept ${s.logRetentionDays} days, then deleted`}
+            {s.ownLogRetention ? ' (this account’s own setting).' : ' (the service’s retention).'}{' '}
+            <span className="muted">A user’s runs can be deleted at once from their page.</span>
+          </p>
+          <label>
+            Days to keep runs (at most {s.serviceLogRetentionDays}, the service’s)
+            <input
+              name="days"
+              type="number"
+              required
+              min={1}
+              max={s.serviceLogRetentionDays}
+              step={1}
+              defaultValue={s.logRetentionDays}
+            />
+          </label>
+          <div className="actions">
+            <button type="submit" disabled={save.isPending}>
+              Save retention
+            </button>
+            {s.ownLogRetention ? (
+              <button
+                type="button"
+                className="secondary"
+                disabled={save.isPending}
+                onClick={() => save.mutate(null)}
+              >
+                Use the service’s ({s.serviceLogRetentionDays} days)
               </button>
-            </div>
-            {save.error ? <ErrorText error={save.error} /> : null}
-            {save.isSuccess ? <p role="status">Saved.</p> : null}
-          </form>
-        ) : null}
-      </section>
-      <section aria-labelledby="retention-title">
-        <h2 id="retention-title">Retention</h2>
-        <p>
-          {settings.data?.logRetentionDays
-            ? `Runs and their logs are kept ${settings.data.logRetentionDays} days, then deleted.`
-            : 'Runs and their logs are kept for the service’s retention period.'}{' '}
-          <span className="muted">
-            Set for the whole service with <code>INLAY_LOG_RETENTION_DAYS</code>; a user’s runs can be deleted
-            at once from their page.
-          </span>
-        </p>
-      </section>
-    </>
+            ) : null}
+          </div>
+          {save.error ? <ErrorText error={save.error} /> : null}
+          {save.isSuccess ? <p role="status">Retention saved.</p> : null}
+        </form>
+      ) : null}
+    </section>
   );
 }
 
