@@ -2,9 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccount, type InlayApp } from '@inlay/service';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleHarness, hasChromium, seriousViolations, startConsole, watch } from './harness.ts';
+import {
+  type ConsoleHarness,
+  choose,
+  hasChromium,
+  press,
+  seriousViolations,
+  signIn,
+  startConsole,
+  tabTo,
+  typeInto,
+  watch,
+} from './harness.ts';
 
 // The Connectors page end to end: custom connectors written in the JSON editor and imported from OpenAPI,
 // and the proxy tried against a real fake provider on 127.0.0.1.
@@ -129,13 +140,18 @@ paths:
       responses: { "200": { description: ok } }
 `;
 
-/** Replaces an editor's whole text from the keyboard. */
-async function typeInto(page: Page, editorName: string, text: string) {
-  const editor = page.getByRole('textbox', { name: editorName });
-  await editor.waitFor();
-  await editor.focus();
+/** Replaces an editor's (or a text area's) whole text from the keyboard, as a paste would. */
+async function pasteInto(page: Page, target: Locator, text: string) {
+  await tabTo(page, target);
   await page.keyboard.press('Control+a');
   await page.keyboard.insertText(text);
+}
+const editorNamed = (page: Page, name: string) => page.getByRole('textbox', { name });
+
+/** Picks one of a user's credentials by its id, with the arrow keys (the options read name, status, id). */
+async function chooseCredential(page: Page, pick: Locator, credentialId: string) {
+  const label = await pick.locator(`option[value="${credentialId}"]`).textContent();
+  await choose(page, pick, label ?? '');
 }
 
 describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
@@ -153,30 +169,31 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       const { errors, checkPage } = watch(page, scheme);
 
       await page.goto(`${origin}/console/connectors`);
-      await page.getByLabel('API key').fill(apiKey);
-      await page.keyboard.press('Enter');
+      await signIn(page, apiKey);
       await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
       await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(5);
       expect(await page.locator('.badge-custom').count()).toBe(0);
 
       // New connector, from the keyboard: the editor starts from a template the schema accepts.
       const newButton = page.getByRole('button', { name: 'New connector' });
-      await newButton.focus();
-      await page.keyboard.press('Enter');
+      await press(page, newButton);
       expect(await newButton.getAttribute('aria-expanded')).toBe('true');
       const template = page.getByRole('textbox', { name: 'New connector definition' });
       await template.waitFor();
       expect(await template.textContent()).toContain('"baseUrl"');
       await checkPage('new connector');
       // A category outside the schema's enum is listed by the linter, and Create stays off.
-      await typeInto(page, 'New connector definition', JSON.stringify(acme({ category: 'toys' }), null, 2));
+      await pasteInto(
+        page,
+        editorNamed(page, 'New connector definition'),
+        JSON.stringify(acme({ category: 'toys' }), null, 2),
+      );
       await expect.poll(() => page.locator('.lint').first().textContent()).toContain('/category');
       const create = page.getByRole('button', { name: 'Create connector' });
       expect(await create.isDisabled()).toBe(true);
-      await typeInto(page, 'New connector definition', JSON.stringify(acme(), null, 2));
+      await pasteInto(page, editorNamed(page, 'New connector definition'), JSON.stringify(acme(), null, 2));
       await expect.poll(() => create.isDisabled()).toBe(false);
-      await create.focus();
-      await page.keyboard.press('Enter');
+      await press(page, create);
       await page.getByRole('heading', { name: 'Acme CRM', level: 1 }).waitFor();
       expect(page.url()).toBe(`${origin}/console/connectors/acme`);
       await page.getByText('Custom, version 1').waitFor();
@@ -191,22 +208,22 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       await checkPage('custom connector');
       const bad = acme();
       bad.actions[0]!.output = '$$$(';
-      await typeInto(page, editorName, JSON.stringify(bad, null, 2));
+      await pasteInto(page, editorNamed(page, editorName), JSON.stringify(bad, null, 2));
       const save = page.getByRole('button', { name: 'Save new version' });
       await expect.poll(() => save.isDisabled()).toBe(false);
-      await save.click();
+      await press(page, save);
       const refused = page.locator('.error-list');
       await refused.waitFor();
       expect(await refused.textContent()).toContain('body.actions[0].output');
       expect(await refused.textContent()).toContain('JSONata');
       expect((await api('GET', '/connectors/acme/definition')).data.version).toBe(1);
       await checkPage('custom connector refused');
-      await typeInto(
+      await pasteInto(
         page,
-        editorName,
+        editorNamed(page, editorName),
         JSON.stringify(acme({ description: 'Contacts and deals in Acme' }), null, 2),
       );
-      await save.click();
+      await press(page, save);
       await page.getByText('Saved version 2.').waitFor();
       await page.getByRole('heading', { name: 'Definition (version 2)' }).waitFor();
       const v2 = (await api('GET', '/connectors/acme/definition')).data;
@@ -226,16 +243,14 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       await checkPage('connector versions');
       // The current one can be read too; then version 1, loaded into the editor from the keyboard, is published
       // again as version 3.
-      await versionSelect.selectOption('2');
+      await choose(page, versionSelect, 'Version 2 (current)');
       const v2View = page.getByRole('region', { name: 'Version 2 of Acme CRM' });
       await v2View.waitFor();
       expect(JSON.parse((await v2View.textContent()) ?? '')).toEqual(v2.definition);
-      await versionSelect.focus();
-      await page.keyboard.press('ArrowDown');
+      await press(page, versionSelect, 'ArrowDown');
       await v1View.waitFor();
       const load = page.getByRole('button', { name: 'Load version 1 into the editor' });
-      await load.focus();
-      await page.keyboard.press('Enter');
+      await press(page, load);
       await page.getByText('Version 1 is in the editor: saving publishes it as version 3.').waitFor();
       await expect
         .poll(() => page.getByRole('textbox', { name: editorName }).textContent())
@@ -244,7 +259,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         '"description": "Contacts in Acme"',
       );
       await checkPage('version loaded into the editor');
-      await save.click();
+      await press(page, save);
       await page.getByText('Saved version 3.').waitFor();
       await page.getByRole('heading', { name: 'Definition (version 3)' }).waitFor();
       const v3 = (await api('GET', '/connectors/acme/definition')).data;
@@ -256,14 +271,14 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       expect(JSON.parse((await v2View.textContent()) ?? '')).toEqual(v2.definition);
 
       // The catalog marks it custom.
-      await page.getByRole('link', { name: '← All connectors' }).click();
+      await press(page, page.getByRole('link', { name: '← All connectors' }));
       await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
       const acmeRow = page.locator('tr', { has: page.getByRole('link', { name: 'Acme CRM' }) });
       await acmeRow.waitFor();
       expect(await acmeRow.locator('.badge-custom').textContent()).toBe('Custom');
 
       // Import OpenAPI: pasted, previewed (actions, warnings, the draft in the editor), then created.
-      await page.getByRole('button', { name: 'Import OpenAPI' }).click();
+      await press(page, page.getByRole('button', { name: 'Import OpenAPI' }));
       // Light: a file chosen on this computer, read by the browser; dark: the text pasted.
       if (scheme === 'light') {
         await page.getByLabel('Or read a file from this computer').setInputFiles({
@@ -274,10 +289,10 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         await expect
           .poll(() => page.getByLabel('OpenAPI document (YAML or JSON)').inputValue())
           .toBe(petsYaml());
-      } else await page.getByLabel('OpenAPI document (YAML or JSON)').fill(petsYaml());
-      await page.getByLabel(/^Connector id/).fill('pets');
-      await page.getByLabel(/^Name/).fill('Pets');
-      await page.getByRole('button', { name: 'Preview' }).click();
+      } else await pasteInto(page, page.getByLabel('OpenAPI document (YAML or JSON)'), petsYaml());
+      await typeInto(page, page.getByLabel(/^Connector id/), 'pets');
+      await typeInto(page, page.getByLabel(/^Name/), 'Pets');
+      await press(page, page.getByRole('button', { name: 'Preview' }));
       await page.getByRole('heading', { name: 'Draft: Pets' }).waitFor();
       expect(await page.getByText(/^2 actions, \d+ warnings?\.$/).count()).toBe(1);
       expect(await page.getByRole('list', { name: 'Import warnings' }).textContent()).toContain('session');
@@ -288,17 +303,17 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       await expect
         .poll(() => page.getByRole('button', { name: 'Create connector' }).isDisabled())
         .toBe(false);
-      await page.getByRole('button', { name: 'Create connector' }).click();
+      await press(page, page.getByRole('button', { name: 'Create connector' }));
       await page.getByRole('heading', { name: 'Pets', level: 1 }).waitFor();
       const pets = (await api('GET', '/connectors/pets/definition')).data.definition;
       expect(pets.actions.map((a: { id: string }) => a.id).sort()).toEqual(['get_pet', 'list_pets']);
       expect(pets.baseUrl).toBe(`${providerUrl}/v1`);
 
       // Delete, after the confirmation dialog.
-      await page.getByRole('button', { name: 'Delete Pets…' }).click();
+      await press(page, page.getByRole('button', { name: 'Delete Pets…' }));
       await page.getByRole('dialog').waitFor();
       expect(await seriousViolations(page)).toEqual([]);
-      await page.getByRole('button', { name: 'Delete connector' }).click();
+      await press(page, page.getByRole('button', { name: 'Delete connector' }));
       await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
       expect(
         (
@@ -315,10 +330,10 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         data: { apiKey: PROVIDER_KEY },
       });
       seenKeys.length = 0;
-      await page.getByLabel('Connector', { exact: true }).selectOption('acme');
-      await page.getByLabel('User (id or username)').fill('carol');
-      await page.getByLabel(/^Path/).fill('/contacts');
-      await page.getByLabel(/^Query/).fill('limit=2');
+      await choose(page, page.getByLabel('Connector', { exact: true }), 'Acme CRM');
+      await typeInto(page, page.getByLabel('User (id or username)'), 'carol');
+      await typeInto(page, page.getByLabel(/^Path/), '/contacts');
+      await typeInto(page, page.getByLabel(/^Query/), 'limit=2');
       // Leaving the user field lists carol's Acme credentials; the default leaves the choice to the service.
       const credentialPick = page.getByLabel('Credential', { exact: true });
       await credentialPick.waitFor();
@@ -332,7 +347,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       const apiPick = page.getByLabel('API', { exact: true });
       expect(await apiPick.locator('option').allTextContents()).toEqual(['Base URL', 'files']);
       expect(await apiPick.inputValue()).toBe('');
-      await page.getByRole('button', { name: 'Send request' }).click();
+      await press(page, page.getByRole('button', { name: 'Send request' }));
       const answer = page.getByRole('region', { name: 'Provider answer' });
       await answer.waitFor();
       const facts = await answer.locator('.facts').textContent();
@@ -350,10 +365,10 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       await checkPage('proxy answer');
 
       // A POST with a JSON body, echoed by the provider with its status.
-      await page.getByLabel('Method', { exact: true }).selectOption('POST');
-      await page.getByLabel(/^Query/).fill('');
-      await page.getByLabel(/^Body/).fill('{"email": "new@acme.test"}');
-      await page.getByRole('button', { name: 'Send request' }).click();
+      await choose(page, page.getByLabel('Method', { exact: true }), 'POST');
+      await typeInto(page, page.getByLabel(/^Query/), '');
+      await typeInto(page, page.getByLabel(/^Body/), '{"email": "new@acme.test"}');
+      await press(page, page.getByRole('button', { name: 'Send request' }));
       await expect.poll(() => answer.locator('.facts').textContent()).toContain('201');
       expect(
         JSON.parse((await page.getByRole('region', { name: 'Response body' }).textContent()) ?? ''),
@@ -362,18 +377,18 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       });
 
       // A big text body is cut for display.
-      await page.getByLabel('Method', { exact: true }).selectOption('GET');
-      await page.getByLabel(/^Body/).fill('');
-      await page.getByLabel(/^Path/).fill('/export');
-      await page.getByRole('button', { name: 'Send request' }).click();
+      await choose(page, page.getByLabel('Method', { exact: true }), 'GET');
+      await typeInto(page, page.getByLabel(/^Body/), '');
+      await typeInto(page, page.getByLabel(/^Path/), '/export');
+      await press(page, page.getByRole('button', { name: 'Send request' }));
       await page.getByText('Cut to the first 20,000 characters.').waitFor();
       expect(await answer.locator('.facts').textContent()).toContain('text/csv');
       expect((await page.getByRole('region', { name: 'Response body' }).textContent())?.length).toBe(20_000);
 
       // Inlay's own refusal (dave has no Acme connection) as problem details.
-      await page.getByLabel('User (id or username)').fill('dave');
-      await page.getByLabel(/^Path/).fill('/contacts');
-      await page.getByRole('button', { name: 'Send request' }).click();
+      await typeInto(page, page.getByLabel('User (id or username)'), 'dave');
+      await typeInto(page, page.getByLabel(/^Path/), '/contacts');
+      await press(page, page.getByRole('button', { name: 'Send request' }));
       const problem = page.getByRole('alert', { name: 'Problem details' });
       await problem.waitFor();
       const text = await problem.textContent();
@@ -386,16 +401,16 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       await checkPage('proxy problem');
 
       // The named API: the path goes below its URL instead of the base URL.
-      await page.getByLabel('User (id or username)').fill('carol');
-      await page.getByLabel(/^Path/).fill('/q1.csv');
+      await typeInto(page, page.getByLabel('User (id or username)'), 'carol');
+      await typeInto(page, page.getByLabel(/^Path/), '/q1.csv');
       await credentialPick.waitFor();
-      await apiPick.selectOption('files');
-      await page.getByRole('button', { name: 'Send request' }).click();
+      await choose(page, apiPick, 'files');
+      await press(page, page.getByRole('button', { name: 'Send request' }));
       await expect
         .poll(() => page.getByRole('region', { name: 'Response body' }).textContent())
         .toContain('/files/q1.csv');
       expect(await answer.locator('.facts').textContent()).toContain('200');
-      await apiPick.selectOption('');
+      await choose(page, apiPick, 'Base URL');
 
       // A second connection for carol, made elsewhere: the default is now refused (409, shown with what was
       // typed kept), the picker is read again and lists both, and the one picked is the one the provider gets.
@@ -405,9 +420,9 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         name: 'Acme sandbox',
         data: { apiKey: SECOND_KEY },
       });
-      await page.getByLabel(/^Path/).fill('/contacts');
+      await typeInto(page, page.getByLabel(/^Path/), '/contacts');
       seenKeys.length = 0;
-      await page.getByRole('button', { name: 'Send request' }).click();
+      await press(page, page.getByRole('button', { name: 'Send request' }));
       await expect.poll(() => problem.textContent()).toContain('409');
       expect(await problem.textContent()).toContain('several connected Acme CRM credentials');
       expect(await problem.textContent()).toContain('header.x-inlay-credential-id');
@@ -419,13 +434,13 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         /^Acme sandbox · connected · [0-9a-f]{8}$/,
       );
       await checkPage('proxy with several credentials');
-      await credentialPick.selectOption(second.credentialId);
-      await page.getByRole('button', { name: 'Send request' }).click();
+      await chooseCredential(page, credentialPick, second.credentialId);
+      await press(page, page.getByRole('button', { name: 'Send request' }));
       // The provider refuses the sandbox key: its own 401 is the answer, not Inlay's problem.
       await expect.poll(() => answer.locator('.facts').textContent()).toContain('401');
       expect(seenKeys).toEqual([SECOND_KEY]);
-      await credentialPick.selectOption(cred.credentialId);
-      await page.getByRole('button', { name: 'Send request' }).click();
+      await chooseCredential(page, credentialPick, cred.credentialId);
+      await press(page, page.getByRole('button', { name: 'Send request' }));
       await expect.poll(() => answer.locator('.facts').textContent()).toContain('200');
       expect(seenKeys).toEqual([SECOND_KEY, PROVIDER_KEY]);
 
@@ -444,14 +459,14 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         workflowIds: [wf.workflowId],
         credentialIds: { acme: cred.credentialId },
       });
-      await page.getByRole('link', { name: 'Acme CRM' }).click();
-      await page.getByRole('button', { name: 'Delete Acme CRM…' }).click();
-      await page.getByRole('button', { name: 'Delete connector' }).click();
+      await press(page, page.getByRole('link', { name: 'Acme CRM' }));
+      await press(page, page.getByRole('button', { name: 'Delete Acme CRM…' }));
+      await press(page, page.getByRole('button', { name: 'Delete connector' }));
       await page
         .getByRole('dialog')
         .getByText(/is installed: uninstall it first/)
         .waitFor();
-      await page.getByRole('button', { name: 'Cancel' }).click();
+      await press(page, page.getByRole('button', { name: 'Cancel' }));
       expect((await api('GET', '/connectors/acme/definition')).data.version).toBe(3);
 
       // Chromium logs each refused request: exactly those the test provoked (the invalid JSONata, dave's
