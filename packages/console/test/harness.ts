@@ -119,15 +119,21 @@ export interface TabOptions {
 /** Presses Tab (or Shift+Tab) until `target` has the focus. */
 export async function tabTo(page: Page, target: Locator, { back, max = 200 }: TabOptions = {}) {
   await target.waitFor();
+  // The element is looked up once (a role or label query over a long page is slow), and again now and then in
+  // case the page rendered it anew.
+  let el = await target.elementHandle();
+  const focused = async () =>
+    Boolean(await el?.evaluate((e) => e === document.activeElement).catch(() => false));
   const backwards =
     back ??
-    (await target.evaluate((el) => {
+    (await target.evaluate((e) => {
       const active = document.activeElement;
       if (!active || active === document.body) return false;
-      return Boolean(active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING);
+      return Boolean(active.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING);
     }));
   for (let i = 0; i <= max; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
+    if (await focused()) return;
+    if (i % 25 === 24) el = await target.elementHandle();
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
   }
   throw new Error(`${target} is not reached with ${backwards ? 'Shift+Tab' : 'Tab'} in ${max} presses`);
