@@ -222,7 +222,7 @@ export function serverRoutes(r: Request) {
       revoke: (apiKeyId: string) => r<MessageResponse>('DELETE', `/api-keys/${seg(apiKeyId)}`),
     },
     settings: {
-      /** `GET /settings`: the account's settings (`allowedOrigins`). */
+      /** `GET /settings`: the account's settings (`allowedOrigins`, its log retention and the service's). */
       get: (o?: CallOptions) => unwrap(r<Data<AccountSettings>>('GET', '/settings', o)),
       /**
        * `PUT /settings`: replaces each setting given (the origins OAuth may redirect or post its result to, the

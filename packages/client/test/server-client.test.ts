@@ -147,10 +147,22 @@ describe('createServerClient against the real service', () => {
   });
 
   it('reads and replaces the account settings', async () => {
-    // Retention is the operator's (INLAY_LOG_RETENTION_DAYS, default 30): shown, not set by the account.
-    const settings = { allowedOrigins: ['https://app.example.com'], logRetentionDays: 30 };
+    // With no retention of its own the account follows the service's (INLAY_LOG_RETENTION_DAYS, default 30).
+    const settings = {
+      allowedOrigins: ['https://app.example.com'],
+      logRetentionDays: 30,
+      ownLogRetention: false,
+      serviceLogRetentionDays: 30,
+    };
     expect(await api.settings.put({ allowedOrigins: ['https://App.Example.com'] })).toEqual(settings);
     expect(await api.settings.get()).toEqual(settings);
+    // An account's own, shorter retention is kept and read back as its own.
+    const own = { ...settings, logRetentionDays: 7, ownLogRetention: true };
+    expect(await api.settings.put({ allowedOrigins: ['https://app.example.com'], logRetentionDays: 7 })).toEqual(own);
+    expect(await api.settings.get()).toEqual(own);
+    const longer = await api.settings.put({ allowedOrigins: [], logRetentionDays: 31 }).catch((e: unknown) => e);
+    expect((longer as InlayError).status).toBe(400);
+    expect(await api.settings.get()).toEqual(own);
     const err = await api.settings.put({ allowedOrigins: ['javascript:x'] }).catch((e: unknown) => e);
     expect((err as InlayError).errors[0]?.field).toBe('body.allowedOrigins[0]');
   });
