@@ -158,9 +158,13 @@ describe('createServerClient against the real service', () => {
     expect(await api.settings.get()).toEqual(settings);
     // An account's own, shorter retention is kept and read back as its own.
     const own = { ...settings, logRetentionDays: 7, ownLogRetention: true };
-    expect(await api.settings.put({ allowedOrigins: ['https://app.example.com'], logRetentionDays: 7 })).toEqual(own);
+    expect(
+      await api.settings.put({ allowedOrigins: ['https://app.example.com'], logRetentionDays: 7 }),
+    ).toEqual(own);
     expect(await api.settings.get()).toEqual(own);
-    const longer = await api.settings.put({ allowedOrigins: [], logRetentionDays: 31 }).catch((e: unknown) => e);
+    const longer = await api.settings
+      .put({ allowedOrigins: [], logRetentionDays: 31 })
+      .catch((e: unknown) => e);
     expect((longer as InlayError).status).toBe(400);
     expect(await api.settings.get()).toEqual(own);
     const err = await api.settings.put({ allowedOrigins: ['javascript:x'] }).catch((e: unknown) => e);
