@@ -1,6 +1,7 @@
-// Every TypeScript block in README.md, SECURITY.md and docs/ type-checks under strict mode against the
-// packages' current sources, so a renamed prop or a changed signature breaks the docs' build, not a reader's.
-import { rmSync } from 'node:fs';
+// Every TypeScript block in README.md, SECURITY.md, docs/ and the packages' READMEs type-checks under strict
+// mode against the packages' current sources, so a renamed prop or a changed signature breaks the docs' build,
+// not a reader's.
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,20 @@ describe('TypeScript blocks in the docs', () => {
   it('finds the blocks of the front page and the widget guide', () => {
     expect(blocks.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(2);
     expect(blocks.filter((b) => b.file === 'docs/widget.md').length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("finds a block in every package's README (what a tarball's reader sees first)", () => {
+    const packages = readdirSync(join(repo, 'packages')).filter((p) =>
+      existsSync(join(repo, 'packages', p, 'package.json')),
+    );
+    expect(packages).toEqual(
+      expect.arrayContaining(['client', 'connectors', 'console', 'contract', 'express', 'react', 'service']),
+    );
+    for (const p of packages)
+      expect(
+        blocks.filter((b) => b.file === `packages/${p}/README.md`).length,
+        `packages/${p}/README.md`,
+      ).toBeGreaterThanOrEqual(1);
   });
 
   it.each(blocks.map((b) => [`${b.file}:${b.line}`]))('%s type-checks', (key) => {
