@@ -1,12 +1,13 @@
-// docs/embedding.md, run as a reader would: packs the tarballs, writes the page's host app (Express 5 + Vite +
-// React 19) into a folder outside the workspace, installs the tarballs from those files with pnpm, builds it,
-// type-checks it strictly with skipLibCheck off, then runs the packed service (PGlite) behind the host and, in
+// docs/embedding.md, run as a reader would: packs the tarballs once, writes the page's host app (Express 5 +
+// Vite + React 19) into two folders outside the workspace, installs the tarballs from those files with pnpm in
+// one and with npm (`npm install ./inlay/*.tgz`) in the other, builds both and type-checks both strictly with
+// skipLibCheck off, then runs the packed service (PGlite) behind the pnpm host and, in
 // Chromium, installs a Stripe workflow with an API key against a fake Stripe, fires a run from the host's
 // backend and sees it appear in <ExecutionLogs> without a click. Packaging does not depend on the database, so
 // the PostgreSQL pass of CI skips it.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,11 +125,13 @@ export const mutationErrors: [
 
 /** Classic resolution (no \`exports\`): the top-level \`types\` of each package. */
 const CLASSIC = `import { createServerClient } from '@inlay/client';
+import { catalog } from '@inlay/connectors';
+import { WorkflowDefinition } from '@inlay/contract';
 import { inlay } from '@inlay/express';
 import { InlayProvider } from '@inlay/react';
 import { createApp } from '@inlay/service';
 
-export const entries = [createServerClient, inlay, InlayProvider, createApp];
+export const entries = [createServerClient, catalog, WorkflowDefinition, inlay, InlayProvider, createApp];
 `;
 const CLASSIC_TSCONFIG = {
   compilerOptions: {
@@ -144,24 +147,90 @@ const CLASSIC_TSCONFIG = {
   files: ['classic.ts'],
 };
 
+/** The backend's entries without the DOM: `lib` is ES2022 alone, and every declaration is checked. */
+const NO_DOM = `import { createServerClient, InlayError, verifyWebhook } from '@inlay/client/server';
+import { inlay } from '@inlay/express';
+
+export const backend = [createServerClient, InlayError, verifyWebhook, inlay];
+`;
+const NO_DOM_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    lib: ['ES2022'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: ['node'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+  },
+  files: ['no-dom.ts'],
+};
+
+/** The declaration files `entry` reaches through relative imports (`./x.ts` is `./x.d.ts`), itself included. */
+function reachableDeclarations(entry: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const queue = [entry];
+  for (let file = queue.pop(); file; file = queue.pop()) {
+    if (found.has(file)) continue;
+    const text = readFileSync(file, 'utf8');
+    found.set(file, text);
+    for (const m of text.matchAll(/(?:from\s+|import\()'(\.\.?\/[^']+)'/g))
+      queue.push(join(dirname(file), (m[1] ?? '').replace(/\.(d\.ts|ts|js)$/, '.d.ts')));
+  }
+  return found;
+}
+
+/** `dependencies` of the page's package.json: what `npm install ./inlay/*.tgz` must write for the npm app. */
+const pageManifest = () =>
+  JSON.parse(
+    titledBlocks(join(repo, 'docs/embedding.md')).find((f) => f.path === 'package.json')?.code ?? '{}',
+  ) as { dependencies: Record<string, string>; pnpm?: unknown };
+
 const children: ChildProcess[] = [];
 const servers: Server[] = [];
 let dir: string;
 let app: string;
+/** The same page's app, installed with npm. */
+let npmApp: string;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
   if (skip) return;
   dir = await mkdtemp(join(tmpdir(), 'inlay-embedding-'));
   app = join(dir, 'my-host');
-  // Step 1 of the page: build and pack.
+  npmApp = join(dir, 'my-npm-host');
+  // Step 1 of the page: build and pack, once; the npm app gets copies of the same tarballs.
   await run(process.execPath, [join(repo, 'scripts/pack-packages.mjs'), '--out', join(app, 'inlay')], repo);
-  // Step 2 and 3: the page's files, written as shown, then installed from the tarballs.
-  for (const f of titledBlocks(join(repo, 'docs/embedding.md'))) {
-    await mkdir(dirname(join(app, f.path)), { recursive: true });
-    await writeFile(join(app, f.path), f.code);
-  }
-  await run('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile', '--reporter=silent'], app);
+  await cp(join(app, 'inlay'), join(npmApp, 'inlay'), { recursive: true });
+  // Step 2 and 3: the page's files, written as shown into both apps.
+  for (const f of titledBlocks(join(repo, 'docs/embedding.md')))
+    for (const root of [app, npmApp]) {
+      await mkdir(dirname(join(root, f.path)), { recursive: true });
+      await writeFile(join(root, f.path), f.code);
+    }
+  // The npm app starts without the tarballs in its package.json (nor pnpm's overrides): the page's
+  // `npm install ./inlay/*.tgz` adds them.
+  const { dependencies, pnpm: _, ...manifest } = pageManifest();
+  await writeFile(
+    join(npmApp, 'package.json'),
+    JSON.stringify({
+      ...manifest,
+      dependencies: Object.fromEntries(
+        Object.entries(dependencies).filter(([n]) => !n.startsWith('@inlay/')),
+      ),
+    }),
+  );
+  const tarballs = PACKAGES.map((p) => `./inlay/inlay-${p}-0.1.0.tgz`);
+  // Both installs at once: they mostly wait on the network and the disk.
+  await Promise.all([
+    run('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile', '--reporter=silent'], app),
+    run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs],
+      npmApp,
+    ),
+  ]);
 }, 720_000);
 
 afterAll(async () => {
@@ -179,10 +248,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);
 
-// Cheap, so on every pass: the committed copies (which `pnpm pack:packages` refreshes) match the root LICENSE.
+// Cheap, so on every pass: the committed copies (which `pnpm pack:packages` refreshes) match the root LICENSE,
+// the console's (not packed) too.
 it("each package's LICENSE is the root LICENSE", () => {
   const license = readFileSync(join(repo, 'LICENSE'), 'utf8');
-  for (const p of PACKAGES)
+  for (const p of [...PACKAGES, 'console'])
     expect(readFileSync(join(repo, 'packages', p, 'LICENSE'), 'utf8'), p).toBe(license);
 });
 
@@ -229,6 +299,49 @@ describe.skipIf(skip)('embedding from outside the repository (docs/embedding.md)
     await writeFile(join(app, 'tsconfig.classic.json'), JSON.stringify(CLASSIC_TSCONFIG));
     await run('pnpm', ['run', 'typecheck'], app);
     await run(join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.classic.json'], app);
+  }, 480_000);
+
+  it('the backend entries need no DOM: they type-check under lib ES2022 alone and never name Window', async () => {
+    await writeFile(join(app, 'no-dom.ts'), NO_DOM);
+    await writeFile(join(app, 'tsconfig.no-dom.json'), JSON.stringify(NO_DOM_TSCONFIG));
+    await run(join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.no-dom.json'], app);
+    for (const entry of ['@inlay/client/dist/index.server.d.ts', '@inlay/express/dist/index.d.ts']) {
+      const files = reachableDeclarations(join(app, 'node_modules', entry));
+      expect(files.size, entry).toBeGreaterThan(entry.includes('client') ? 5 : 0);
+      for (const [file, text] of files)
+        expect(text, file).not.toMatch(/\b(Window|Document|HTMLElement)\b|lib="dom"/);
+    }
+    // The browser entry does reach them (its OAuth popup takes a Window): the scan above can see one.
+    const browser = reachableDeclarations(join(app, 'node_modules/@inlay/client/dist/index.d.ts'));
+    expect([...browser.values()].some((t) => /\bWindow\b/.test(t))).toBe(true);
+  }, 180_000);
+
+  it("installs into an npm app with `npm install ./inlay/*.tgz`: the page's dependencies, one copy of each", async () => {
+    const written = JSON.parse(readFileSync(join(npmApp, 'package.json'), 'utf8'));
+    expect(written.dependencies).toEqual(pageManifest().dependencies);
+    // Each package's dependency on a sibling (`"@inlay/contract": "0.1.0"`) is met by the tarball at the top,
+    // not by a copy fetched from a registry.
+    const lock = JSON.parse(readFileSync(join(npmApp, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { resolved?: string; version?: string }>;
+    };
+    const inlayPaths = Object.keys(lock.packages).filter((k) => k.includes('node_modules/@inlay/'));
+    expect(inlayPaths.sort()).toEqual(PACKAGES.map((p) => `node_modules/@inlay/${p}`));
+    for (const p of PACKAGES)
+      expect(lock.packages[`node_modules/@inlay/${p}`]).toMatchObject({
+        version: '0.1.0',
+        resolved: `file:inlay/inlay-${p}-0.1.0.tgz`,
+      });
+    expect(existsSync(join(npmApp, 'node_modules/.bin/inlay'))).toBe(true);
+  });
+
+  it('builds and type-checks strictly (skipLibCheck off) in the npm app too', async () => {
+    await writeFile(join(npmApp, 'src/inlay-types.ts'), TYPE_CHECKS);
+    await writeFile(join(npmApp, 'no-dom.ts'), NO_DOM);
+    await writeFile(join(npmApp, 'tsconfig.no-dom.json'), JSON.stringify(NO_DOM_TSCONFIG));
+    await run('npm', ['run', 'build'], npmApp);
+    expect(readFileSync(join(npmApp, 'dist/index.html'), 'utf8')).toContain('<script type="module"');
+    await run('npm', ['run', 'typecheck'], npmApp);
+    await run(join(npmApp, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.no-dom.json'], npmApp);
   }, 480_000);
 
   it('runs the packed service behind the host: install with an API key, a backend run shows up live', async () => {
