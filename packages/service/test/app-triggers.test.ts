@@ -276,8 +276,12 @@ describe('polling', () => {
         const r = await stateOf(svc, s.userId, s.workflowId);
         return (r?.triggerState?.failures ?? 0) >= 3 ? r : undefined;
       }, 'three failures');
-      // Backed off: the next poll is further away than the interval.
-      expect(row.nextRunAt!.getTime() - Date.now()).toBeGreaterThan(150);
+      // Backed off: each wait doubles the 150 ms interval, so after f failures the next poll is at least
+      // 150 × (2^f − 1) ms after the first (an interval that never grew could be as close as 150 × f). Read off
+      // the row, not the clock, so a slow machine cannot fail it.
+      const f = row.triggerState!.failures!;
+      const since = Date.parse(row.triggerState!.failingSince!);
+      expect(row.nextRunAt!.getTime() - since).toBeGreaterThanOrEqual(150 * (2 ** f - 1));
       const w = await svc.call('GET', `/workflows/${s.workflowId}?userId=${s.userId}`, { auth: s.apiKey });
       expect(w.body.data.attention).toMatchObject({
         code: 'failing',

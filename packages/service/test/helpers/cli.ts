@@ -24,8 +24,11 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   });
 }
 
-/** Resolves once `predicate` sees a line on stdout or stderr; rejects after `ms`. */
-export function waitForOutput(child: ChildProcess, predicate: (line: string) => boolean, ms = 30_000) {
+/**
+ * Resolves once `predicate` sees a line on stdout or stderr; rejects after `ms` (a cold `tsx` start with PGlite's
+ * migrations took over 30 s at load average 8 in CI; the test itself has 90 s).
+ */
+export function waitForOutput(child: ChildProcess, predicate: (line: string) => boolean, ms = 75_000) {
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('timed out waiting for output')), ms);
     const onData = (d: Buffer) => {
