@@ -5,6 +5,7 @@ import { consoleBundle } from './suites/console.ts';
 import { engine } from './suites/engine.ts';
 import { expressions } from './suites/expressions.ts';
 import { history } from './suites/history.ts';
+import { limiter } from './suites/limiter.ts';
 import { proxy } from './suites/proxy.ts';
 import { readPath } from './suites/read-path.ts';
 import { widget, widgetUnavailable } from './suites/widget.ts';
@@ -32,6 +33,7 @@ const skipped: string[] = [];
 const suites: [string, () => Promise<Measurement[]>, boolean][] = [
   ['read-path-pglite', () => readPath({ quick, store: 'pglite' }), true],
   ['read-path-postgres', () => readPath({ quick, store: 'postgres' }), hasPg],
+  ['limiter', () => limiter({ quick }), hasPg],
   ['history', () => history({ quick }), hasPg],
   ['engine', () => engine({ quick }), hasPg],
   ['expressions', () => expressions({ quick }), true],

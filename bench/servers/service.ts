@@ -12,13 +12,15 @@ const { values } = parseArgs({
     history: { type: 'string' },
     // `on`: the default limiter (batched shared counters) with a quota no bench reaches; `off`: no limiter.
     limiter: { type: 'string', default: 'off' },
+    // `off`: keep no log pages, so every logs request is composed by the database (the read path's cache miss).
+    'log-pages': { type: 'string', default: 'on' },
     // Serve a database another process seeded.
     'serve-only': { type: 'boolean', default: false },
   },
 });
 const quota = values.limiter === 'on' ? '10000000' : '0';
 
-const config = loadConfig({
+const loaded = loadConfig({
   ...process.env,
   PORT: '0',
   INLAY_BOOTSTRAP_API_KEY: API_KEY,
@@ -27,6 +29,7 @@ const config = loadConfig({
   INLAY_RATE_LIMIT_PER_USER: quota,
   LOG_LEVEL: 'silent',
 });
+const config = values['log-pages'] === 'off' ? { ...loaded, logPagesBytes: 0 } : loaded;
 const app = await createApp(config);
 const server = await listen(app, 0, '127.0.0.1');
 const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -7,6 +7,7 @@ import { echoReshapeSteps, startEcho } from '../lib/echo.ts';
 import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
+import { percentile, startInlay } from '../lib/side.ts';
 
 interface Seeded {
   url: string;
@@ -193,6 +194,8 @@ async function throughput(
   loop?: { run: number; direct: number };
   /** pg-boss: enqueue to finished of single runs on idle workers, median (ms). */
   idleP50?: number;
+  /** pg-boss: webhook sent to an API node (limiter on) to finished on a worker, single runs (ms). */
+  webhook?: { p50: number; p99: number; n: number };
 }> {
   const databaseUrl = await freshBenchDatabase(`_${queue.replace('-', '')}`);
   const common = {
@@ -237,7 +240,12 @@ async function throughput(
         idle.push(Number(rows[0]!.ms));
       }
       idle.sort((a, b) => a - b);
-      return { perSecond, n, idleP50: idle[Math.floor(idle.length / 2)] };
+      return {
+        perSecond,
+        n,
+        idleP50: idle[Math.floor(idle.length / 2)],
+        webhook: await webhookLatency(databaseUrl, common, echoUrl, opts),
+      };
     }
 
     // Per-step overhead: runs one at a time, enqueue to finish as the engine records it, against the
@@ -286,6 +294,40 @@ async function throughput(
   }
 }
 
+/**
+ * Issue 20's topology: a webhook POSTed to an API node that runs no work, with the rate limiter on as deployed
+ * (batched PostgreSQL counters; quotas out of reach), its run taken by one of the two `inlay worker` processes
+ * already polling at the default interval and woken by the enqueue's NOTIFY. One call at a time, 100 ms apart:
+ * from the bench sending the webhook to the run's `stopped_at` (PostgreSQL's clock, the same machine's).
+ */
+async function webhookLatency(
+  databaseUrl: string,
+  common: Record<string, string>,
+  echoUrl: string,
+  opts: { quick: boolean },
+): Promise<{ p50: number; p99: number; n: number }> {
+  const node = await startChild<{ url: string; apiKey: string }>(
+    'servers/service.ts',
+    ['--serve-only', '--limiter', 'on'],
+    { ...common, INLAY_RUN_WORKERS: 'false', INLAY_RATE_LIMIT_PER_WEBHOOK: '10000000' },
+  );
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  try {
+    const side = await startInlay(node, pool, echoUrl);
+    for (let i = 0; i < 5; i++) await side.once(i);
+    const n = opts.quick ? 20 : 100;
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ms.push(await side.once(i));
+    }
+    return { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), n };
+  } finally {
+    await pool.end();
+    await node.stop();
+  }
+}
+
 /** The engine end to end on PostgreSQL: in-process queue, pg-boss with two workers, and per-step overhead. */
 export async function engine(opts: { quick: boolean }): Promise<Measurement[]> {
   const suite = 'engine (PostgreSQL)';
@@ -315,8 +357,21 @@ export async function engine(opts: { quick: boolean }): Promise<Measurement[]> {
         name: 'pg-boss, enqueue to finished at low load, p50',
         value: boss.idleP50!,
         unit: 'ms',
-        note: 'API node + 2 workers, default poll; workers woken by NOTIFY',
+        note: 'API node + 2 workers, default poll; workers woken by NOTIFY; run row created to finished',
+      },
+      {
+        suite,
+        name: 'pg-boss, webhook to finished at low load, p50',
+        value: boss.webhook!.p50,
+        unit: 'ms',
+        note: `${boss.webhook!.n} webhooks 100 ms apart to an API node (limiter on, no workers) + 2 inlay worker processes woken by NOTIFY; sent to stopped_at`,
         target: { on: 'value', op: '<=', value: 30, label: '≤ 30 ms' },
+      },
+      {
+        suite,
+        name: 'pg-boss, webhook to finished at low load, p99',
+        value: boss.webhook!.p99,
+        unit: 'ms',
       },
     ];
     if (mem.latency) {

@@ -83,6 +83,11 @@ export interface Config {
   requestTimeoutMs: number;
   /** Memory for cached reads (users, workflow lists), in bytes; 0 turns the cache off. */
   readCacheBytes: number;
+  /**
+   * Memory for kept log pages, in bytes; a quarter of `readCacheBytes` when absent. Not read from the
+   * environment: the bench sets 0 to measure the composed page on every request.
+   */
+  logPagesBytes?: number;
   /** Largest provider answer the proxy streams back (`INLAY_PROXY_MAX_RESPONSE_MB`). */
   proxyMaxResponseBytes: number;
   rateLimit: RateLimitConfig;

@@ -23,6 +23,32 @@ function startWorker(databaseUrl: string): { child: ChildProcess; exited: Promis
   return { child, exited: new Promise((r) => child.once('exit', (code) => r(code))) };
 }
 
+/** The pg-boss states of the run jobs of these executions. */
+async function jobStates(databaseUrl: string, executionIds: string[]): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ state: string }>(
+      `select state from pgboss.job where name = 'inlay-run' and data->>'executionId' = any($1::text[])
+       order by array_position($1::text[], data->>'executionId')`,
+      [executionIds],
+    );
+    return rows.map((r) => r.state);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The states once none is `created` or `active` any more (a job is completed just after its run's row). */
+async function jobStatesSettled(databaseUrl: string, executionIds: string[]): Promise<string[]> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const states = await jobStates(databaseUrl, executionIds);
+    if (!states.some((s) => s === 'created' || s === 'active') || Date.now() > until) return states;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const transformOnly = {
   trigger: { type: 'manual' as const },
   steps: [{ id: randomUUID(), connector: 'transform', action: 'map', input: { expression: '{"ok": true}' } }],
@@ -69,17 +95,21 @@ describe.skipIf(!onPostgres)('pg-boss workers wake at once (PostgreSQL only)', (
     const w = await publish(api, apiKey, transformOnly, 'quick');
     await install(api, apiKey, userId, [w]);
     const latencies: number[] = [];
+    const finished: string[] = [];
     for (let i = 0; i < 5; i++) {
       const started = Date.now();
       const ids = await run(w);
       const [row] = await waitForRuns(api, ids, 20_000);
       expect(row!.status).toBe('succeeded');
       latencies.push(Date.now() - started);
+      finished.push(...ids);
     }
     latencies.sort((a, b) => a - b);
     // The poll is 60 s: five runs each done well within it were woken by the notice, not found by a poll.
     expect(latencies.at(-1)).toBeLessThan(20_000);
     console.info(`engine-wakeup: enqueue to finished with a 60 s poll, median ${latencies[2]} ms`);
+    // A finished run's job is completed too (just after the run's row), not left `active` until pg-boss's expiry.
+    expect(await jobStatesSettled(db.url, finished)).toEqual(finished.map(() => 'completed'));
   }, 180_000);
 
   it('a run handed back on SIGTERM leaves no pg-boss job active', async () => {
@@ -95,18 +125,9 @@ describe.skipIf(!onPostgres)('pg-boss workers wake at once (PostgreSQL only)', (
     }
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ state: string }>(
-        `select state from pgboss.job where name = 'inlay-run' and data->>'executionId' = any($1)`,
-        [ids],
-      );
-      expect(rows.length).toBeGreaterThanOrEqual(2);
-      expect(rows.filter((r) => r.state === 'active')).toEqual([]);
-    } finally {
-      await client.end();
-    }
+    const states = await jobStates(db.url, ids);
+    expect(states.length).toBeGreaterThanOrEqual(2);
+    expect(states.filter((s) => s === 'active')).toEqual([]);
     // Handed back, not lost: their leases end now, so the next sweep queues them for another worker.
     const rows = await api.db.select().from(executions).where(inArray(executions.id, ids));
     for (const r of rows) expect(r.leaseUntil!.getTime()).toBeLessThanOrEqual(Date.now());
