@@ -18,6 +18,8 @@ const { values } = parseArgs({
     store: { type: 'string', default: 'postgres' },
     seconds: { type: 'string', default: '8' },
     top: { type: 'string', default: '30' },
+    // As deployed: the default limiter (batched shared counters, quota out of reach); `off` for none.
+    limiter: { type: 'string', default: 'on' },
   },
 });
 const dir = mkdtempSync(join(tmpdir(), 'inlay-prof-'));
@@ -25,7 +27,7 @@ const databaseUrl = values.store === 'postgres' ? await freshBenchDatabase('_pro
 const env = databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' };
 const svc = await startChild<{ url: string; apiKey: string; userId: string; workflowId: string }>(
   'servers/service.ts',
-  [],
+  ['--limiter', values.limiter!],
   env,
   120_000,
   ['--cpu-prof', `--cpu-prof-dir=${dir}`],

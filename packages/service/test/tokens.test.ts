@@ -35,6 +35,9 @@ describe('user tokens', () => {
     const r = await svc.call('GET', `/users/${userId}/token?userId=${userId}`, { auth: acct.apiKey });
     expect(r.status).toBe(200);
     expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // The bytes `res.json` would send.
+    expect(r.text).toBe(JSON.stringify({ token: r.body.token, expiresAt: r.body.expiresAt }));
     expect(r.body.expiresAt).toMatch(ISO_MS_RE);
     const jwks = createRemoteJWKSet(new URL(`${svc.url}/.well-known/jwks.json`));
     const { payload, protectedHeader } = await jwtVerify(r.body.token, jwks, {
