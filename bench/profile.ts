@@ -20,6 +20,8 @@ const { values } = parseArgs({
     top: { type: 'string', default: '30' },
     // As deployed: the default limiter (batched shared counters, quota out of reach); `off` for none.
     limiter: { type: 'string', default: 'on' },
+    // `off`: keep no log pages, so `--endpoint logs` profiles the page composed on every request.
+    'log-pages': { type: 'string', default: 'on' },
   },
 });
 const dir = mkdtempSync(join(tmpdir(), 'inlay-prof-'));
@@ -27,7 +29,7 @@ const databaseUrl = values.store === 'postgres' ? await freshBenchDatabase('_pro
 const env = databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' };
 const svc = await startChild<{ url: string; apiKey: string; userId: string; workflowId: string }>(
   'servers/service.ts',
-  ['--limiter', values.limiter!],
+  ['--limiter', values.limiter!, '--log-pages', values['log-pages']!],
   env,
   120_000,
   ['--cpu-prof', `--cpu-prof-dir=${dir}`],
