@@ -97,7 +97,7 @@ export async function startInlay(
   service: Child<{ url: string; apiKey: string }>,
   db: pg.Pool,
   echoUrl: string,
-): Promise<Side> {
+): Promise<Side & { webhookUrl: string }> {
   const { url, apiKey } = service.info;
   const auth = { authorization: `Bearer ${apiKey}` };
   const { integrationId } = await postJson(`${url}/integrations`, { name: 'n8n comparison' }, auth);
@@ -147,6 +147,7 @@ export async function startInlay(
 
   return {
     name: 'Inlay',
+    webhookUrl,
     pid: service.proc.pid!,
     async throughput(n, c) {
       const ids: string[] = [];

@@ -7,7 +7,7 @@ import { echoReshapeSteps, startEcho } from '../lib/echo.ts';
 import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
-import { percentile, startInlay } from '../lib/side.ts';
+import { percentile, postJson as postWebhook, startInlay, wallMs } from '../lib/side.ts';
 
 interface Seeded {
   url: string;
@@ -195,7 +195,7 @@ async function throughput(
   /** pg-boss: enqueue to finished of single runs on idle workers, median (ms). */
   idleP50?: number;
   /** pg-boss: webhook sent to an API node (limiter on) to finished on a worker, single runs (ms). */
-  webhook?: { p50: number; p99: number; n: number };
+  webhook?: { p50: number; p99: number; n: number; answered: number; queued: number };
 }> {
   const databaseUrl = await freshBenchDatabase(`_${queue.replace('-', '')}`);
   const common = {
@@ -305,7 +305,7 @@ async function webhookLatency(
   common: Record<string, string>,
   echoUrl: string,
   opts: { quick: boolean },
-): Promise<{ p50: number; p99: number; n: number }> {
+): Promise<{ p50: number; p99: number; n: number; answered: number; queued: number }> {
   const node = await startChild<{ url: string; apiKey: string }>(
     'servers/service.ts',
     ['--serve-only', '--limiter', 'on'],
@@ -316,15 +316,47 @@ async function webhookLatency(
     const side = await startInlay(node, pool, echoUrl);
     for (let i = 0; i < 5; i++) await side.once(i);
     const n = opts.quick ? 20 : 100;
-    const ms: number[] = [];
+    const total: number[] = [];
+    const answered: number[] = [];
+    const queued: number[] = [];
     for (let i = 0; i < n; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      ms.push(await side.once(i));
+      const sent = wallMs();
+      const { executionIds } = (await postWebhook(side.webhookUrl, { n: i })) as { executionIds: string[] };
+      answered.push(wallMs() - sent);
+      const row = await finishedRow(pool, executionIds[0]!);
+      total.push(row.stopped - sent);
+      queued.push(row.created - sent);
     }
-    return { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), n };
+    return {
+      p50: percentile(total, 0.5),
+      p99: percentile(total, 0.99),
+      n,
+      answered: percentile(answered, 0.5),
+      queued: percentile(queued, 0.5),
+    };
   } finally {
     await pool.end();
     await node.stop();
+  }
+}
+
+/** A run's creation and end (ms since epoch, PostgreSQL's clock), once it stopped; fails unless it succeeded. */
+async function finishedRow(pool: pg.Pool, id: string): Promise<{ created: number; stopped: number }> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const { rows } = await pool.query<{ status: string; created: number; stopped: number | null }>(
+      `select status, extract(epoch from created_at) * 1000 as created, extract(epoch from stopped_at) * 1000 as stopped
+       from executions where id = $1`,
+      [id],
+    );
+    const r = rows[0];
+    if (r?.stopped != null) {
+      if (r.status !== 'succeeded') throw new Error(`webhook run ${id} ${r.status}`);
+      return { created: Number(r.created), stopped: Number(r.stopped) };
+    }
+    if (Date.now() > until) throw new Error(`webhook run ${id} did not finish`);
+    await new Promise((ok) => setTimeout(ok, 5));
   }
 }
 
@@ -372,6 +404,13 @@ export async function engine(opts: { quick: boolean }): Promise<Measurement[]> {
         name: 'pg-boss, webhook to finished at low load, p99',
         value: boss.webhook!.p99,
         unit: 'ms',
+      },
+      {
+        suite,
+        name: 'pg-boss, webhook answered (run queued), p50',
+        value: boss.webhook!.answered,
+        unit: 'ms',
+        note: `sent to the run row's created_at: p50 ${boss.webhook!.queued.toFixed(1)} ms`,
       },
     ];
     if (mem.latency) {
