@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStore } from '@inlay/service';
-import { compare } from '../lib/load.ts';
+import { compare, load } from '../lib/load.ts';
 import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
@@ -205,6 +205,8 @@ async function limiterCost(
   );
   try {
     const offUrl = `${off.info.url}${new URL(onUrl).pathname}${new URL(onUrl).search}`;
+    // A fresh process against a warm one: warm it before anything is measured, so neither side is favoured.
+    await load({ url: offUrl, headers, seconds: 2, warmup: false });
     const { subject, baseline } = await compare(
       { url: onUrl, headers, seconds, pid },
       { url: offUrl, headers, seconds, pid: off.proc.pid },
