@@ -101,6 +101,19 @@ export async function readPath(opts: {
             ? { target: COMPOSED_TARGET[opts.store], note: `${size}, no kept pages: composed per request` }
             : {}),
         },
+        // Issue 20's target for tokens is a ratio, beside the absolute one above (one target per row).
+        ...(name === '/token' && opts.store === 'postgres'
+          ? [
+              {
+                suite,
+                name: '/token throughput, ratio to bare',
+                value: inlay.rps / base.rps,
+                unit: '×',
+                note: 'limiter on',
+                target: { on: 'value' as const, op: '>=' as const, value: 0.4, label: '≥ 0.4 of bare' },
+              },
+            ]
+          : []),
         ...(inlay.cpuMs !== undefined && base.cpuMs !== undefined
           ? [
               {
