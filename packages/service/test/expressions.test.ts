@@ -65,7 +65,9 @@ beforeAll(async () => {
   // its runaway (at 1 s, "1 + 1" timed out there when it still had to start a worker process; the pool now
   // starts the replacement as soon as the runaway is stopped). Workflow steps set their own 1 s timeouts below.
   svc = await startService({
-    env: { INLAY_STEP_TIMEOUT_MS: '4000', INLAY_STEP_RETRIES: '0' },
+    // The smallest heap budget: expression workers run at nice 19, so on a busy machine they get little CPU,
+    // and at the default 64 MB the heap hog took over the pool's 30 s to reach its budget in CI (load 8).
+    env: { INLAY_STEP_TIMEOUT_MS: '4000', INLAY_STEP_RETRIES: '0', INLAY_EXPRESSION_MEMORY_MB: '16' },
   });
   ({ apiKey } = await svc.account('expressions'));
   alice = await createUser(svc, apiKey, 'alice');
