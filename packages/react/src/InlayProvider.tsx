@@ -20,6 +20,7 @@ import {
 } from './context.ts';
 import { createFormatters } from './i18n/format.ts';
 import en, { type Messages } from './i18n/locales/en.ts';
+import { retry, retryDelay } from './retry.ts';
 
 /** Theme values: token names without the `--inlay-` prefix (`accent`, `radius`, …) or full custom property names. */
 export type InlayTheme = Record<string, string>;
@@ -64,15 +65,6 @@ const LOCALES: Record<string, () => Promise<{ default: Messages }>> = {
   ja: () => import('./i18n/locales/ja.ts'),
 };
 
-/**
- * One quick retry (300 ms later) when the service could not be reached or failed (status 0, 5xx, 429), none
- * for an answer that will not change (4xx): a broken service shows its error in well under 2 s.
- */
-const retryOnce = (failures: number, err: unknown) => {
-  const status = (err as { status?: unknown } | null)?.status;
-  return failures < 1 && (typeof status !== 'number' || status === 0 || status === 429 || status >= 500);
-};
-
 /** Supplies the client, the query client, translations, theme and events to every Inlay component and hook. */
 export function InlayProvider(props: InlayProviderProps) {
   const { baseUrl, tokenUrl, locale = 'en', colorScheme = 'system' } = props;
@@ -94,13 +86,11 @@ export function InlayProvider(props: InlayProviderProps) {
 
   const [ownQueryClient] = useState(
     () =>
-      new QueryClient({
-        defaultOptions: {
-          queries: { retry: retryOnce, retryDelay: 300, staleTime: 15_000, refetchOnWindowFocus: false },
-        },
-      }),
+      new QueryClient({ defaultOptions: { queries: { staleTime: 15_000, refetchOnWindowFocus: false } } }),
   );
   const queryClient = props.queryClient ?? ownQueryClient;
+  // Set before the first query renders (an effect would be too late), on the host's QueryClient as well.
+  useMemo(() => queryClient.setQueryDefaults(['inlay'], { retry, retryDelay }), [queryClient]);
 
   const lang = locale.toLowerCase().split('-')[0]!;
   const [loaded, setLoaded] = useState<{ lang: string; messages: Messages } | null>(null);

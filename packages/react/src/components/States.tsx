@@ -107,7 +107,14 @@ export function Skeleton({ rows = 3 }: { rows?: number }) {
   );
 }
 
-/** A connector icon; decorative, the name is always written next to it. */
-export const Icon = ({ src, size = 24 }: { src: string; size?: number }) => (
-  <img className="inlay-icon" src={src} alt="" width={size} height={size} loading="lazy" />
-);
+/**
+ * A connector icon; decorative, the name is always written next to it. The service names it under its own
+ * origin; it loads from `baseUrl` instead (the host's `@inlay/express` path, which the browser can reach),
+ * query (a custom connector's `?key=`) included.
+ */
+export function Icon({ src, size = 24 }: { src: string; size?: number }) {
+  const base = useInlay().client.baseUrl.replace(/\/+$/, '');
+  const i = src.lastIndexOf('/connectors/');
+  const url = i < 0 ? src : base + src.slice(i);
+  return <img className="inlay-icon" src={url} alt="" width={size} height={size} loading="lazy" />;
+}
