@@ -37,7 +37,9 @@ export function Connections({ className }: ConnectionsProps) {
   };
   const [label, setLabel] = useState('');
   const [confirm, setConfirm] = useState<Credential | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  // The last failure and the account it belongs to: shown in that card (or the open confirmation), never above the list.
+  const [failed, setFailed] = useState<[string, unknown] | null>(null);
+  const fail = (cred: Credential) => (e: unknown) => setFailed([cred.credentialId, e]);
   const app = (cred: Credential) => connectors.data?.find((d) => d.id === cred.connector);
   const signIn = useOAuthSignIn();
   // OAuth in place (same id), with the popup's notice under the card; Cancel is not an error.
@@ -45,14 +47,14 @@ export function Connections({ className }: ConnectionsProps) {
     signIn
       .start(cred.connector, { credentialId: cred.credentialId })
       .catch((e: unknown) => {
-        if (!(e instanceof OAuthError && (e.code === 'aborted' || e.code === 'popup_blocked'))) setError(e);
+        if (!(e instanceof OAuthError && (e.code === 'aborted' || e.code === 'popup_blocked'))) fail(cred)(e);
       })
       .finally(c.refresh);
 
   const saveName = (e: FormEvent, cred: Credential) => {
     e.preventDefault();
-    setError(null);
-    c.rename(cred.credentialId, label).then(() => setRenaming(null), setError);
+    setFailed(null);
+    c.rename(cred.credentialId, label).then(() => setRenaming(null), fail(cred));
   };
 
   return (
@@ -61,7 +63,6 @@ export function Connections({ className }: ConnectionsProps) {
       {c.error && <ErrorState error={c.error} />}
       {!c.data && !c.error && <Skeleton />}
       {c.data?.length === 0 && <p className="inlay-muted">{t('noConnections')}</p>}
-      {error != null && <ErrorMessage error={error} />}
       <ul className="inlay-cards">
         {c.data?.map(({ credential: cred, workflows }) => (
           <li key={cred.credentialId} className="inlay-card">
@@ -155,13 +156,17 @@ export function Connections({ className }: ConnectionsProps) {
                   type="button"
                   className="inlay-button inlay-button-danger"
                   aria-label={`${t('disconnect')}: ${cred.name}`}
-                  onClick={() => setConfirm(cred)}
+                  onClick={() => {
+                    setFailed(null);
+                    setConfirm(cred);
+                  }}
                 >
                   {t('disconnect')}
                 </button>
               </div>
             )}
             {app(cred) && <OAuthNotice signIn={signIn} target={cred.credentialId} app={app(cred)!.name} />}
+            {failed?.[0] === cred.credentialId && !confirm && <ErrorMessage error={failed[1]} />}
           </li>
         ))}
       </ul>
@@ -179,6 +184,7 @@ export function Connections({ className }: ConnectionsProps) {
               {t('disconnectTitle', { name: confirm.name })}
             </h2>
             <p id={`${id}-cd`}>{t('disconnectBody')}</p>
+            {failed?.[0] === confirm.credentialId && <ErrorMessage error={failed[1]} />}
             <div className="inlay-dialog-footer">
               <button type="button" className="inlay-button" data-autofocus onClick={() => setConfirm(null)}>
                 {t('cancel')}
@@ -186,7 +192,7 @@ export function Connections({ className }: ConnectionsProps) {
               <button
                 type="button"
                 className="inlay-button inlay-button-danger"
-                onClick={() => c.disconnect(confirm.credentialId).then(() => setConfirm(null), setError)}
+                onClick={() => c.disconnect(confirm.credentialId).then(() => setConfirm(null), fail(confirm))}
               >
                 {t('disconnect')}
               </button>

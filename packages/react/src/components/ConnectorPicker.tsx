@@ -5,7 +5,7 @@ import { useInlay } from '../hooks/useInlay.ts';
 import { useOAuthSignIn } from '../hooks/useOAuthSignIn.ts';
 import { KeyForm } from './KeyForm.tsx';
 import { OAuthNotice } from './OAuthNotice.tsx';
-import { ErrorState, Icon, useErrorText } from './States.tsx';
+import { ErrorMessage, ErrorState, Icon } from './States.tsx';
 
 export interface ConnectorPickerProps {
   connector: Connector;
@@ -42,13 +42,13 @@ export function ConnectorPicker({
   onBusy,
 }: ConnectorPickerProps) {
   const { t } = useInlay();
-  const errorText = useErrorText();
   const id = useId();
   const creds = useCredentials(connector.id);
   const signIn = useOAuthSignIn();
   // The broken API-key credential whose new secrets are being entered (reconnected in place).
   const [replacing, setReplacing] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  // A sentence, or the error whose sentence `connectFailed` frames.
+  const [formError, setFormError] = useState<unknown>(null);
   const usable = (creds.data ?? []).filter((c) => c.status === 'connected');
   // Accounts the provider refuses: shown with their status and a Reconnect action, never picked.
   const broken = (creds.data ?? []).filter((c) => c.status === 'needs_reconnect');
@@ -98,11 +98,7 @@ export function ConnectorPicker({
         (e: unknown) => {
           // Cancel (here or in the blocked notice) is the user's choice, not an error.
           if (e instanceof OAuthError && (e.code === 'aborted' || e.code === 'popup_blocked')) return;
-          setFormError(
-            e instanceof OAuthError && e.code === 'popup_closed'
-              ? t('popupClosed')
-              : t('connectFailed', { reason: errorText(e) }),
-          );
+          setFormError(e instanceof OAuthError && e.code === 'popup_closed' ? t('popupClosed') : e);
         },
       )
       .finally(() => refocus(box, 'input:checked, button:not(:disabled), input'));
@@ -184,10 +180,11 @@ export function ConnectorPicker({
         ) : (
           <KeyForm connector={connector} onDone={(c) => connected(c.credentialId)} />
         ))}
-      {formError && (
-        <p id={`${id}-fe`} className="inlay-field-error" role="alert">
-          {formError}
-        </p>
+      {formError != null && (
+        <ErrorMessage
+          error={formError}
+          wrap={typeof formError === 'string' ? undefined : (reason) => t('connectFailed', { reason })}
+        />
       )}
       {error && (
         <p id={`${id}-e`} className="inlay-field-error">

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useInlay } from '../hooks/useInlay.ts';
 import { useOptions } from '../hooks/useOptions.ts';
 import { cx } from '../utils.ts';
-import { useErrorText } from './States.tsx';
+import { ErrorMessage } from './States.tsx';
 
 export type FieldInput = string | boolean | string[] | undefined;
 
@@ -151,7 +151,6 @@ function Extra({
   failed: unknown;
 }) {
   const { t } = useInlay();
-  const errorText = useErrorText();
   return (
     <>
       {field.description && (
@@ -159,11 +158,7 @@ function Extra({
           {field.description}
         </p>
       )}
-      {failed != null && (
-        <p className="inlay-field-error" role="alert">
-          {t('optionsFailed', { error: errorText(failed) })}
-        </p>
-      )}
+      {failed != null && <ErrorMessage error={failed} wrap={(error) => t('optionsFailed', { error })} />}
       {error && (
         <p id={`${id}-e`} className="inlay-field-error">
           {error}

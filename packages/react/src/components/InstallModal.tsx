@@ -19,7 +19,7 @@ import { type ClassNames, cx, useControllableState } from '../utils.ts';
 import { ConnectorPicker } from './ConnectorPicker.tsx';
 import { Dialog } from './Dialog.tsx';
 import { Field, type FieldInput } from './Field.tsx';
-import { describeError, ErrorState, Skeleton, useErrorText } from './States.tsx';
+import { ErrorMessage, ErrorState, Skeleton } from './States.tsx';
 
 export type InstallModalSlot = 'overlay' | 'dialog' | 'header' | 'body' | 'footer' | 'field';
 
@@ -61,7 +61,6 @@ function fromValue(v: unknown): FieldInput {
 export function InstallModal(props: InstallModalProps) {
   const { workflowId, classNames: cn = {} } = props;
   const { t, emit, resume, clearResume, client } = useInlay();
-  const errorText = useErrorText();
   const [open, setOpen] = useControllableState(props.open, props.defaultOpen ?? false, props.onOpenChange);
   const id = useId();
   const workflow = useWorkflow(open ? workflowId : undefined);
@@ -90,7 +89,8 @@ export function InstallModal(props: InstallModalProps) {
   const [creds, setCreds] = useState<Record<string, string | undefined>>({});
   const [values, setValues] = useState<Values>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [submitError, setSubmitError] = useState<string | null>(null);
+  // A sentence ("Please correct the highlighted fields.") or the failed call.
+  const [submitError, setSubmitError] = useState<unknown>(null);
   const [ready, setReady] = useState(false);
   // Connectors whose OAuth sign-in is under way: Next waits for them.
   const [signingIn, setSigningIn] = useState<Record<string, boolean>>({});
@@ -131,24 +131,21 @@ export function InstallModal(props: InstallModalProps) {
       Object.assign(v, resume.values as Values);
       const back = resume;
       clearResume();
-      waitForCredential(client, back.credentialId).then(
-        (cred) => {
-          if (cred.status === 'connected') setCreds((p) => ({ ...p, [back.connector]: cred.credentialId }));
-          else
-            setErrors((p) => ({
-              ...p,
-              [`cred:${back.connector}`]: t('connectFailed', { reason: cred.statusReason ?? cred.status }),
-            }));
-        },
-        (e: unknown) => setSubmitError(describeError(e, t).text),
-      );
+      waitForCredential(client, back.credentialId).then((cred) => {
+        if (cred.status === 'connected') setCreds((p) => ({ ...p, [back.connector]: cred.credentialId }));
+        else
+          setErrors((p) => ({
+            ...p,
+            [`cred:${back.connector}`]: t('connectFailed', { reason: cred.statusReason ?? cred.status }),
+          }));
+      }, setSubmitError);
     }
     setCreds(c);
     setValues(v);
     setReady(true);
   }, [open, ready, w, editing, installations.data, resume, clearResume, client, t]);
 
-  const go = (s: Step, error: string | null = null) => {
+  const go = (s: Step, error: unknown = null) => {
     setStep(s);
     setSubmitError(error);
     requestAnimationFrame(() => heading.current?.focus());
@@ -224,13 +221,13 @@ export function InstallModal(props: InstallModalProps) {
               else if (c) e[`cred:${c[1]}`] = fe.message;
             }
           setErrors(e);
-          setSubmitError(errorText(err));
+          setSubmitError(err);
           const back = Object.keys(e).some((k) => k.startsWith('cred:'))
             ? 'connect'
             : Object.keys(e).length
               ? 'configure'
               : null;
-          if (back && steps.includes(back)) go(back, errorText(err));
+          if (back && steps.includes(back)) go(back, err);
         },
       },
     );
@@ -365,11 +362,7 @@ export function InstallModal(props: InstallModalProps) {
                 {!needed.length && !w.config.length && <p>{t('noFields')}</p>}
               </>
             )}
-            {submitError && (
-              <p className="inlay-field-error" role="alert">
-                {submitError}
-              </p>
-            )}
+            {submitError != null && <ErrorMessage error={submitError} />}
           </div>
           <div className={cx('inlay-dialog-footer', cn.footer)}>
             {index > 0 && (

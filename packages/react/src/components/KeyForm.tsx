@@ -2,7 +2,7 @@ import type { Connector, Credential } from '@inlay/client';
 import { type FormEvent, useId, useState } from 'react';
 import { useConnect } from '../hooks/useConnect.ts';
 import { useInlay } from '../hooks/useInlay.ts';
-import { useErrorText } from './States.tsx';
+import { ErrorMessage } from './States.tsx';
 
 export interface KeyFormProps {
   connector: Connector;
@@ -14,27 +14,27 @@ export interface KeyFormProps {
 /** An API-key or basic credential's fields; the provider's refusal is shown inline, nothing is stored then. */
 export function KeyForm({ connector, credentialId, onDone }: KeyFormProps) {
   const { t } = useInlay();
-  const errorText = useErrorText();
   const id = useId();
   const connect = useConnect();
   const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const busy = connect.pending === connector.id;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    connect.apiKey(connector.id, fields, undefined, credentialId).then(
-      (c) => {
-        setFields({});
-        onDone(c);
-      },
-      (err: unknown) => setError(errorText(err)),
-    );
+    connect.apiKey(connector.id, fields, undefined, credentialId).then((c) => {
+      setFields({});
+      onDone(c);
+    }, setError);
   };
 
   return (
-    <form className="inlay-key-form" onSubmit={submit} aria-describedby={error ? `${id}-fe` : undefined}>
+    <form
+      className="inlay-key-form"
+      onSubmit={submit}
+      aria-describedby={error != null ? `${id}-fe` : undefined}
+    >
       {connector.credentialFields.map((f) => (
         <div key={f.name} className="inlay-field">
           <label className="inlay-label" htmlFor={`${id}-${f.name}`}>
@@ -56,9 +56,10 @@ export function KeyForm({ connector, credentialId, onDone }: KeyFormProps) {
             required={f.required}
             placeholder={f.placeholder}
             aria-describedby={
-              [f.help && `${id}-${f.name}-h`, error && `${id}-fe`].filter(Boolean).join(' ') || undefined
+              [f.help && `${id}-${f.name}-h`, error != null && `${id}-fe`].filter(Boolean).join(' ') ||
+              undefined
             }
-            aria-invalid={error ? true : undefined}
+            aria-invalid={error != null || undefined}
             value={fields[f.name] ?? ''}
             onChange={(e) => setFields({ ...fields, [f.name]: e.target.value })}
           />
@@ -72,11 +73,7 @@ export function KeyForm({ connector, credentialId, onDone }: KeyFormProps) {
       <button type="submit" className="inlay-button inlay-button-primary" disabled={busy}>
         {busy ? t('connecting') : t('saveCredential')}
       </button>
-      {error && (
-        <p id={`${id}-fe`} className="inlay-field-error" role="alert">
-          {error}
-        </p>
-      )}
+      {error != null && <ErrorMessage id={`${id}-fe`} error={error} />}
     </form>
   );
 }

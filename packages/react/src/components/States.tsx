@@ -20,46 +20,40 @@ export function codeText(t: InlayContextValue['t'], code: string | undefined): s
 }
 
 /**
- * A failed call in human terms: an unreachable service, a 5xx or an expired session gets its own translated
- * sentence, and the rest the service's own `detail` (it names the field or the rule). The URL, status and
- * raw message go to `technical`, shown collapsed.
+ * A failed call in human terms: the translated sentence of its stable code (`code.not_found`, …;
+ * `code.network_error` when the service could not be reached), else `code.internal` for a 5xx and
+ * `code.invalid_request` for any other (and for what is not an `InlayError`). The code, status, request id and the raw message (the service's
+ * detail, the provider's words, the URL) go to `technical`, shown collapsed. A string is a sentence already.
  */
 export function describeError(err: unknown, t: InlayContextValue['t']): DescribedError {
-  if (!isInlayError(err)) {
-    const msg = err instanceof Error ? err.message : String(err);
-    return { text: t('errorUnknown'), technical: msg, retry: true };
-  }
-  const technical = [
-    [err.code, err.status ? `HTTP ${err.status}` : '', err.requestId ?? ''].filter(Boolean).join(' · '),
-    err.message,
-  ].join('\n');
-  if (err.status === 0) return { text: t('errorNetwork'), technical, retry: true };
-  if (err.status === 401) return { text: t('errorSession'), technical, retry: false };
-  if (err.status >= 500 || err.status === 429) return { text: t('errorServer'), technical, retry: true };
-  return { text: err.detail, technical, retry: true };
+  if (typeof err === 'string') return { text: err, technical: '', retry: true };
+  // Anything else (a bug, a throw of the host's) gets the fallback sentence and its message.
+  const e = isInlayError(err) ? err : null;
+  const technical = e
+    ? [e.code, e.status ? `HTTP ${e.status}` : '', e.instance, e.requestId].filter(Boolean).join(' · ') +
+      `\n${e.message}`
+    : String(err);
+  const text = codeText(t, e?.code) ?? t(e && e.status >= 500 ? 'code.internal' : 'code.invalid_request');
+  return { text, technical, retry: e?.status !== 401 };
 }
 
-/** `(err) => describeError(err, t).text`, for messages kept as strings. */
-export function useErrorText() {
-  const { t } = useInlay();
-  return (err: unknown) => describeError(err, t).text;
-}
-
-/** The human sentence, with the technical detail in a collapsed `<details>`. */
-function Described({ d }: { d: DescribedError }) {
+/** The human sentence, with the technical detail in a collapsed `<details>`; `wrap` frames the sentence. */
+function Described({ d, wrap = (s) => s }: { d: DescribedError; wrap?: (text: string) => string }) {
   const { t, signIn } = useInlay();
   return (
     <div className="inlay-error-text">
-      <p>{d.text}</p>
+      <p>{wrap(d.text)}</p>
       {!d.retry && (
         <button type="button" className="inlay-button inlay-button-primary" onClick={signIn}>
           {t('signInAgain')}
         </button>
       )}
-      <details className="inlay-error-details">
-        <summary>{t('technicalDetails')}</summary>
-        <code>{d.technical}</code>
-      </details>
+      {d.technical && (
+        <details className="inlay-error-details">
+          <summary>{t('technicalDetails')}</summary>
+          <code>{d.technical}</code>
+        </details>
+      )}
     </div>
   );
 }
@@ -80,12 +74,23 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
   );
 }
 
-/** An inline alert next to the control that failed. */
-export function ErrorMessage({ error, className }: { error: unknown; className?: string }) {
+/**
+ * An inline alert next to the control that failed: an error (see `describeError`) or a sentence; `wrap`
+ * frames the sentence ("Could not load the choices: …").
+ */
+export function ErrorMessage({
+  error,
+  id,
+  wrap,
+}: {
+  error: unknown;
+  id?: string;
+  wrap?: (text: string) => string;
+}) {
   const { t } = useInlay();
   return (
-    <div className={className ?? 'inlay-field-error'} role="alert">
-      <Described d={describeError(error, t)} />
+    <div id={id} className="inlay-field-error" role="alert">
+      <Described d={describeError(error, t)} wrap={wrap} />
     </div>
   );
 }

@@ -3,13 +3,11 @@ import type { Messages } from './en.ts';
 const de: Messages = {
   loading: 'Wird geladen…',
   retry: 'Erneut versuchen',
-  loadFailed: 'Konnte nicht geladen werden: {error}',
-  errorNetwork:
+  'code.network_error':
     'Der Integrationsdienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
-  errorServer:
+  'code.internal':
     'Beim Integrationsdienst ist ein Problem aufgetreten. Bitte versuchen Sie es gleich noch einmal.',
-  errorSession: 'Ihre Sitzung ist beendet.',
-  errorUnknown: 'Etwas ist schiefgelaufen.',
+  'code.unauthorized': 'Ihre Sitzung ist beendet.',
   errorTitle: 'Konnte nicht geöffnet werden',
   technicalDetails: 'Technische Details',
   close: 'Schließen',
@@ -92,7 +90,6 @@ const de: Messages = {
   popupClosed: 'Das Anmeldefenster wurde geschlossen, bevor es fertig war.',
   saveCredential: 'Speichern und verbinden',
   needConnection: 'Wählen oder verbinden Sie ein {app}-Konto, um fortzufahren.',
-  noConnection: 'Kein Konto nötig.',
   noFields: 'Es gibt nichts einzurichten.',
   choose: 'Auswählen…',
   optionsFailed: 'Die Auswahl konnte nicht geladen werden: {error}',
@@ -163,6 +160,12 @@ const de: Messages = {
   'code.provider_error': 'Die App hat die Anfrage abgelehnt.',
   'code.response_too_large': 'Die App hat zu viele Daten gesendet.',
   'code.step_error': 'Der Schritt ist fehlgeschlagen.',
+  'code.invalid_request': 'Das ging nicht.',
+  'code.unprocessable': 'Das wurde nicht akzeptiert. Prüfen Sie die Angaben.',
+  'code.forbidden': 'Dazu fehlt Ihnen die Berechtigung.',
+  'code.not_found': 'Das gibt es nicht mehr. Laden Sie die Seite neu.',
+  'code.conflict': 'Das wurde inzwischen geändert. Laden Sie die Seite neu.',
+  'code.rate_limited': 'Zu viele Anfragen. Versuchen Sie es gleich noch einmal.',
 };
 
 export default de;

@@ -2,12 +2,10 @@
 const en = {
   loading: 'Loading…',
   retry: 'Try again',
-  loadFailed: 'Could not load this: {error}',
-  errorNetwork: 'Could not reach the integrations service. Check your connection and try again.',
-  errorServer: 'The integrations service ran into a problem. Please try again in a moment.',
-  errorSession: 'Your session has ended.',
+  'code.network_error': 'Could not reach the integrations service. Check your connection and try again.',
+  'code.internal': 'The integrations service ran into a problem. Please try again in a moment.',
+  'code.unauthorized': 'Your session has ended.',
   signInAgain: 'Sign in again',
-  errorUnknown: 'Something went wrong.',
   errorTitle: 'Could not open this',
   technicalDetails: 'Technical details',
   close: 'Close',
@@ -91,7 +89,6 @@ const en = {
   popupClosed: 'The sign-in window was closed before it finished.',
   saveCredential: 'Save and connect',
   needConnection: 'Choose or connect a {app} account to continue.',
-  noConnection: 'No account needed.',
   noFields: 'There is nothing to configure.',
   choose: 'Choose…',
   optionsFailed: 'Could not load the choices: {error}',
@@ -164,6 +161,13 @@ const en = {
   'code.provider_error': 'The app refused the request.',
   'code.response_too_large': 'The app sent back too much data.',
   'code.step_error': 'The step failed.',
+  // Sentences for the stable codes of the service's problem answers (the rest: `code.invalid_request`).
+  'code.invalid_request': 'This could not be done.',
+  'code.unprocessable': 'This was not accepted. Check it and try again.',
+  'code.forbidden': 'You are not allowed to do this.',
+  'code.not_found': 'This no longer exists. Reload the page.',
+  'code.conflict': 'This changed meanwhile. Reload the page.',
+  'code.rate_limited': 'Too many requests. Try again in a moment.',
 };
 
 export type Messages = typeof en;

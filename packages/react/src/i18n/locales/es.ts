@@ -3,12 +3,10 @@ import type { Messages } from './en.ts';
 const es: Messages = {
   loading: 'Cargando…',
   retry: 'Reintentar',
-  loadFailed: 'No se pudo cargar: {error}',
-  errorNetwork:
+  'code.network_error':
     'No se pudo contactar con el servicio de integraciones. Compruebe su conexión y vuelva a intentarlo.',
-  errorServer: 'El servicio de integraciones tuvo un problema. Vuelva a intentarlo en un momento.',
-  errorSession: 'Su sesión ha terminado.',
-  errorUnknown: 'Algo salió mal.',
+  'code.internal': 'El servicio de integraciones tuvo un problema. Vuelva a intentarlo en un momento.',
+  'code.unauthorized': 'Su sesión ha terminado.',
   errorTitle: 'No se pudo abrir',
   technicalDetails: 'Detalles técnicos',
   close: 'Cerrar',
@@ -90,7 +88,6 @@ const es: Messages = {
   popupClosed: 'La ventana de inicio de sesión se cerró antes de terminar.',
   saveCredential: 'Guardar y conectar',
   needConnection: 'Elige o conecta una cuenta de {app} para continuar.',
-  noConnection: 'No se necesita cuenta.',
   noFields: 'No hay nada que configurar.',
   choose: 'Elegir…',
   optionsFailed: 'No se pudieron cargar las opciones: {error}',
@@ -161,6 +158,12 @@ const es: Messages = {
   'code.provider_error': 'La aplicación rechazó la solicitud.',
   'code.response_too_large': 'La aplicación devolvió demasiados datos.',
   'code.step_error': 'El paso falló.',
+  'code.invalid_request': 'No se pudo hacer.',
+  'code.unprocessable': 'No se aceptó. Revise los datos.',
+  'code.forbidden': 'No tiene permiso para hacer esto.',
+  'code.not_found': 'Esto ya no existe. Recargue la página.',
+  'code.conflict': 'Esto cambió mientras tanto. Recargue la página.',
+  'code.rate_limited': 'Demasiadas solicitudes. Inténtelo de nuevo en un momento.',
 };
 
 export default es;

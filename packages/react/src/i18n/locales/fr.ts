@@ -3,11 +3,9 @@ import type { Messages } from './en.ts';
 const fr: Messages = {
   loading: 'Chargement…',
   retry: 'Réessayer',
-  loadFailed: 'Chargement impossible : {error}',
-  errorNetwork: "Le service d'intégrations est injoignable. Vérifiez votre connexion et réessayez.",
-  errorServer: "Le service d'intégrations a rencontré un problème. Réessayez dans un instant.",
-  errorSession: 'Votre session est terminée.',
-  errorUnknown: "Une erreur s'est produite.",
+  'code.network_error': "Le service d'intégrations est injoignable. Vérifiez votre connexion et réessayez.",
+  'code.internal': "Le service d'intégrations a rencontré un problème. Réessayez dans un instant.",
+  'code.unauthorized': 'Votre session est terminée.',
   errorTitle: "Impossible d'ouvrir",
   technicalDetails: 'Détails techniques',
   close: 'Fermer',
@@ -89,7 +87,6 @@ const fr: Messages = {
   popupClosed: 'La fenêtre de connexion a été fermée avant la fin.',
   saveCredential: 'Enregistrer et connecter',
   needConnection: 'Choisissez ou connectez un compte {app} pour continuer.',
-  noConnection: 'Aucun compte nécessaire.',
   noFields: "Il n'y a rien à configurer.",
   choose: 'Choisir…',
   optionsFailed: 'Impossible de charger les choix : {error}',
@@ -160,6 +157,12 @@ const fr: Messages = {
   'code.provider_error': 'L’application a refusé la requête.',
   'code.response_too_large': 'L’application a renvoyé trop de données.',
   'code.step_error': 'L’étape a échoué.',
+  'code.invalid_request': 'Impossible d’effectuer cette action.',
+  'code.unprocessable': 'Refusé. Vérifiez les informations.',
+  'code.forbidden': 'Vous n’avez pas l’autorisation de faire cela.',
+  'code.not_found': 'Cet élément n’existe plus. Rechargez la page.',
+  'code.conflict': 'Modifié entre-temps. Rechargez la page.',
+  'code.rate_limited': 'Trop de requêtes. Réessayez dans un instant.',
 };
 
 export default fr;

@@ -3,11 +3,9 @@ import type { Messages } from './en.ts';
 const ja: Messages = {
   loading: '読み込み中…',
   retry: '再試行',
-  loadFailed: '読み込めませんでした: {error}',
-  errorNetwork: '連携サービスに接続できません。接続を確認して、もう一度お試しください。',
-  errorServer: '連携サービスで問題が発生しました。しばらくしてからもう一度お試しください。',
-  errorSession: 'セッションが終了しました。',
-  errorUnknown: '問題が発生しました。',
+  'code.network_error': '連携サービスに接続できません。接続を確認してください。',
+  'code.internal': '連携サービスで問題が発生しました。後でお試しください。',
+  'code.unauthorized': 'セッションが終了しました。',
   errorTitle: '開けませんでした',
   technicalDetails: '技術的な詳細',
   close: '閉じる',
@@ -88,7 +86,6 @@ const ja: Messages = {
   popupClosed: 'サインイン画面が完了前に閉じられました。',
   saveCredential: '保存して接続',
   needConnection: '続けるには {app} アカウントを選択または接続してください。',
-  noConnection: 'アカウントは不要です。',
   noFields: '設定項目はありません。',
   choose: '選択…',
   optionsFailed: '選択肢を読み込めませんでした: {error}',
@@ -159,6 +156,12 @@ const ja: Messages = {
   'code.provider_error': 'アプリがリクエストを拒否しました。',
   'code.response_too_large': 'アプリから返されたデータが多すぎます。',
   'code.step_error': 'ステップが失敗しました。',
+  'code.invalid_request': '実行できませんでした。',
+  'code.unprocessable': '受け付けられませんでした。',
+  'code.forbidden': 'この操作の権限がありません。',
+  'code.not_found': '見つかりません。再読み込みしてください。',
+  'code.conflict': '他で変更されました。再読み込みしてください。',
+  'code.rate_limited': 'リクエストが多すぎます。',
 };
 
 export default ja;
