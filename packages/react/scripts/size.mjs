@@ -2,7 +2,9 @@
 // minified as a host's production build minifies them, plus styles.css as the build ships it (minified). React, React DOM and TanStack Query are excluded (peers).
 // Locale catalogs other than English load on demand; the largest one is added to the total.
 // Exits 1 above the budget (25 kB), so `pnpm test` fails when the widget grows past it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Then, for a host that renders one surface only, what each costs on its own: `<InlayProvider>` plus that
+// surface, built the same way (its JS, English included, without the shared styles.css and other locales).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,26 +15,33 @@ import { minifiedStyles } from './styles.mjs';
 const BUDGET = 25 * 1024;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'inlay-size-'));
-try {
-  await build({
+const SURFACES = ['InlayProvider', 'IntegrationsPage', 'InstallModal', 'ExecutionLogs', 'Connections'];
+
+/** The production build a host's bundler makes of `input` (peers left out), written to `outDir`. */
+function bundle(input, outDir) {
+  return build({
     root,
     configFile: false,
     logLevel: 'silent',
     resolve: { conditions: ['@inlay/source'] },
     build: {
-      outDir: out,
+      outDir,
       minify: true,
       target: 'es2022',
       // Not lib mode: Vite leaves whitespace and comments in a lib-mode ES build (for the host's bundler to
       // minify); an application build minifies fully, as a host's production build does.
       rollupOptions: {
-        input: join(root, 'src/index.ts'),
+        input,
         preserveEntrySignatures: 'strict',
         external: [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\/react-query/],
         output: { format: 'es', entryFileNames: 'inlay.js', chunkFileNames: '[name]-[hash].js' },
       },
     },
   });
+}
+
+try {
+  await bundle(join(root, 'src/index.ts'), out);
   const files = readdirSync(out, { recursive: true })
     .map(String)
     .filter((f) => /\.(js|css)$/.test(f));
@@ -53,6 +62,24 @@ try {
   if (total > BUDGET) {
     console.error(`over budget by ${kb(total - BUDGET)}`);
     process.exitCode = 1;
+  }
+  console.log('Each surface alone, with <InlayProvider> (JS only; styles.css and other locales as above):');
+  for (const surface of SURFACES) {
+    const dir = join(out, surface);
+    const entry = join(out, `${surface}.js`);
+    const from = (f) => JSON.stringify(join(root, 'src', f));
+    writeFileSync(
+      entry,
+      surface === 'InlayProvider'
+        ? `export { InlayProvider } from ${from('InlayProvider.tsx')};\n`
+        : `export { InlayProvider } from ${from('InlayProvider.tsx')};\nexport { ${surface} } from ${from(`components/${surface}.tsx`)};\n`,
+    );
+    await bundle(entry, dir);
+    const js = readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.js') && !/\b(de|es|fr|ja)\b/.test(f));
+    const bytes = js.reduce((n, f) => n + gzipSync(readFileSync(join(dir, f)), { level: 9 }).length, 0);
+    console.log(`  ${surface.padEnd(32)} ${kb(bytes)} gzip`);
   }
 } finally {
   rmSync(out, { recursive: true, force: true });

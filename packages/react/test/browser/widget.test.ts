@@ -49,7 +49,11 @@ describe.each(['light', 'dark'])('axe-core, %s scheme', (scheme) => {
     await dialog.getByLabel(/Bot token/).fill('bot-token-bad');
     await dialog.getByLabel(/Server id/).fill('123456789012345678');
     await dialog.getByRole('button', { name: 'Save and connect' }).click();
-    await dialog.getByText(/Discord rejected the credential/).waitFor();
+    // A human sentence, the provider's own words in the collapsed technical details.
+    const refusal = dialog.locator('.inlay-key-form [role=alert]');
+    await refusal.getByText('This was not accepted. Check it and try again.').waitFor();
+    expect(await refusal.locator('details code').textContent()).toMatch(/Discord rejected the credential/);
+    expect(await refusal.locator('details').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByLabel(/Bot token/).fill(GOOD_TOKEN);
     await dialog.getByRole('button', { name: 'Save and connect' }).click();
@@ -344,7 +348,10 @@ describe('errors', () => {
     await h.open({ surface: 'page', user: 'browser' }, page);
     await page.getByRole('alert').waitFor();
     expect(loads).toBe(1);
-    expect((await alertOf(page)).text).toBe('Not for you.');
+    // The code's sentence; the service's own words in the collapsed detail.
+    const a = await alertOf(page);
+    expect(a).toMatchObject({ text: 'You are not allowed to do this.', detailsOpen: false });
+    expect(a.technical).toContain('Not for you.');
     await page.close();
   });
 

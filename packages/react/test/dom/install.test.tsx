@@ -30,12 +30,18 @@ describe('<InstallModal> against the service', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     expect(within(dialog).getByText('Choose or connect a Discord account to continue.')).toBeTruthy();
 
-    // A token the provider refuses: its reason shows inline and nothing is stored.
+    // A token the provider refuses: a sentence inline, the provider's reason in the collapsed technical
+    // details, and nothing is stored.
     await user.type(within(dialog).getByLabelText(/Bot token/), 'bot-token-bad');
     await user.type(within(dialog).getByLabelText(/Server id/), '123456789012345678');
     await user.click(within(dialog).getByRole('button', { name: 'Save and connect' }));
-    const refusal = await within(dialog).findByText(/Discord rejected the credential/);
-    expect(refusal.getAttribute('role')).toBe('alert');
+    const sentence = await within(dialog).findByText('This was not accepted. Check it and try again.');
+    const refusal = sentence.closest('[role=alert]')!;
+    const details = refusal.querySelector('details')!;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('code')!.textContent).toMatch(
+      /unprocessable · HTTP 422[\s\S]*Discord rejected the credential/,
+    );
     expect(
       within(dialog)
         .getByLabelText(/Bot token/)
