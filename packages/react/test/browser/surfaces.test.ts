@@ -7,12 +7,34 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../src/i18n/locales/en.ts';
 import ja from '../../src/i18n/locales/ja.ts';
-import { seed } from '../seed.ts';
+import { GOOD_TOKEN } from '../constants.ts';
+import { api, seed } from '../seed.ts';
 import { axeViolations, startHarness } from './harness.ts';
 
 let h: Awaited<ReturnType<typeof startHarness>>;
 beforeAll(async () => {
   h = await startHarness();
+  // <Connections> of the `runs` user: one Discord account that works and one the provider then refuses.
+  const userId = seed.users.runs;
+  const connect = async (token: string) => {
+    const r = await api('POST', '/credentials', {
+      userId,
+      connector: 'discord',
+      data: { botToken: token, guildId: '123456789012345678' },
+    });
+    expect(r.status).toBe(201);
+    return r.body.data.credentialId as string;
+  };
+  await connect(`${GOOD_TOKEN}-surfaces-ok`);
+  const broken = await connect(`${GOOD_TOKEN}-surfaces-revoked`);
+  await fetch(`${seed.providerUrl}/__revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: `${GOOD_TOKEN}-surfaces-revoked` }),
+  });
+  expect((await api('POST', `/credentials/${broken}/test?userId=${userId}`)).body.data.status).toBe(
+    'needs_reconnect',
+  );
 }, 120_000);
 afterAll(() => h?.close());
 
@@ -26,21 +48,25 @@ const SURFACES = [
     name: 'IntegrationsPage',
     params: { surface: 'page', user: 'browser' },
     ready: '.inlay-page .inlay-card',
+    text: 'allCategories',
   },
   {
     name: 'InstallModal',
     params: { surface: 'modal', user: 'browser', workflow: seed.fieldsWorkflowId },
     ready: '[role=dialog] .inlay-step-title',
+    text: 'stepConfigure',
   },
   {
     name: 'ExecutionLogs',
     params: { surface: 'logs', user: 'runs', workflow: seed.runsWorkflowId },
     ready: '.inlay-logs tbody tr',
+    text: 'runs',
   },
   {
     name: 'Connections',
-    params: { surface: 'connections', user: 'connections' },
-    ready: '.inlay-connections .inlay-card',
+    params: { surface: 'connections', user: 'runs' },
+    ready: '.inlay-connections .inlay-badge-paused',
+    text: 'connections',
   },
 ] as const;
 
@@ -60,8 +86,8 @@ describe.each(combos)('$scheme, $width px, $locale', ({ scheme, width, locale })
   it.each(SURFACES)('$name: no serious or critical axe violation, nothing scrolls sideways', async (s) => {
     await h.open({ ...s.params, scheme, locale }, page);
     await page.locator(s.ready).first().waitFor();
-    // The locale's catalog is in (its strings, not English, on the page).
-    await page.waitForFunction((lang) => document.querySelector(`.inlay[lang="${lang}"]`), locale);
+    // The locale's catalog is in: a string of the surface in that language is on the page.
+    await page.getByText(catalogs[locale][s.text], { exact: true }).first().waitFor({ state: 'attached' });
     const serious = (await axeViolations(page)).filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
     );
