@@ -112,11 +112,14 @@ describe.each(['light', 'dark'] as const)('%s scheme', (scheme) => {
     await card.getByRole('button', { name: 'Reconnect Discord' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reconnect Discord' });
     await dialog.getByLabel(/Bot token/).waitFor();
-    // A key the provider refuses: said inline, nothing changes.
+    // A key the provider refuses: said inline (the provider's words in the collapsed details), nothing changes.
     await dialog.getByLabel(/Bot token/).fill('bot-token-bad');
     await dialog.getByLabel(/Server id/).fill(GUILD);
     await dialog.getByRole('button', { name: 'Save and connect' }).click();
-    await dialog.getByText(/Discord rejected the credential/).waitFor();
+    await dialog.getByText('This was not accepted. Check it and try again.').waitFor();
+    expect(await dialog.locator('[role=alert] details code').textContent()).toMatch(
+      /Discord rejected the credential/,
+    );
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByLabel(/Bot token/).fill(`${GOOD_TOKEN}-${user}-new`);
     await dialog.getByRole('button', { name: 'Save and connect' }).click();
