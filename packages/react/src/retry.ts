@@ -4,8 +4,8 @@
  * error in well under 2 s. The provider sets it for every `['inlay', …]` query, the host's QueryClient too.
  */
 export const retry = (failures: number, err: unknown) => {
-  const status = (err as { status?: unknown } | null)?.status;
-  return failures < 1 && (typeof status !== 'number' || status === 0 || status === 429 || status >= 500);
+  const status = (err as { status?: number } | null)?.status ?? 0;
+  return failures < 1 && (status < 400 || status > 499 || status === 429);
 };
 
 export const retryDelay = 300;

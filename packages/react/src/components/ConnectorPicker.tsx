@@ -47,7 +47,7 @@ export function ConnectorPicker({
   const signIn = useOAuthSignIn();
   // The broken API-key credential whose new secrets are being entered (reconnected in place).
   const [replacing, setReplacing] = useState<string | null>(null);
-  // A sentence, or the error whose sentence `connectFailed` frames.
+  // Why connecting failed (a reason, a sentence or the error), framed by `connectFailed`.
   const [formError, setFormError] = useState<unknown>(null);
   const usable = (creds.data ?? []).filter((c) => c.status === 'connected');
   // Accounts the provider refuses: shown with their status and a Reconnect action, never picked.
@@ -93,7 +93,7 @@ export function ConnectorPicker({
       .then(
         (r) => {
           if (r.status === 'connected') connected(r.credentialId);
-          else if (r.via !== 'redirect') setFormError(t('connectFailed', { reason: r.reason ?? r.status }));
+          else if (r.via !== 'redirect') setFormError(r.reason ?? r.status);
         },
         (e: unknown) => {
           // Cancel (here or in the blocked notice) is the user's choice, not an error.
@@ -181,10 +181,7 @@ export function ConnectorPicker({
           <KeyForm connector={connector} onDone={(c) => connected(c.credentialId)} />
         ))}
       {formError != null && (
-        <ErrorMessage
-          error={formError}
-          wrap={typeof formError === 'string' ? undefined : (reason) => t('connectFailed', { reason })}
-        />
+        <ErrorMessage error={formError} wrap={(reason) => t('connectFailed', { reason })} />
       )}
       {error && (
         <p id={`${id}-e`} className="inlay-field-error">
