@@ -43,6 +43,8 @@ export interface Seed {
     | 'trigger'
     | 'reoauth-light'
     | 'reoauth-dark'
+    | 'modal-blocked-en'
+    | 'modal-blocked-ja'
     | `${'wait' | 'blocked' | 'card'}-${'light' | 'dark'}-${1280 | 375}-${'en' | 'ja'}`,
     string
   >;

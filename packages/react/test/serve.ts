@@ -91,6 +91,9 @@ for (const name of [
   'trigger',
   'reoauth-light',
   'reoauth-dark',
+  // The standalone <InstallModal>'s blocked-popup check in surfaces.test.ts, one per locale.
+  'modal-blocked-en',
+  'modal-blocked-ja',
   // One per scheme × width × locale of the OAuth-state and trigger-card browser tests.
   ...['light', 'dark'].flatMap((scheme) =>
     [1280, 375].flatMap((width) =>

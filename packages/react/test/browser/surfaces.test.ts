@@ -109,7 +109,7 @@ describe.each(['en', 'ja'] as const)('the standalone <InstallModal>, %s', (local
     await page.addInitScript(() => {
       window.open = () => null; // what a popup blocker does
     });
-    const user = `blocked-light-375-${locale}`;
+    const user = `modal-blocked-${locale}` as const; // connect-state.test.ts connects its own blocked-* users
     await h.open({ surface: 'modal', user, locale, workflow: seed.acmeWorkflowId }, page);
     const dialog = page.getByRole('dialog');
     const connect = dialog.getByRole('button', { name: fill(T.connectWith, { app: 'Acme' }) });

@@ -16,7 +16,10 @@ describe('<IntegrationsPage> against the service', () => {
     renderWidget(<IntegrationsPage />, props());
     expect(screen.getByRole('status')).toHaveProperty('textContent', 'Loading…');
     await screen.findByRole('heading', { name: 'Slack alerts', level: 2 });
-    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+    // logs-tree.test.tsx adds the integrations Tree and Grid to the shared account, maybe while this runs.
+    const theirs = new Set(['Tree', 'Grid']);
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.filter((name) => !theirs.has(name!))).toEqual([
       'Slack alerts',
       'Discord alerts',
       'Billing',
