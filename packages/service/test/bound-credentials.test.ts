@@ -13,6 +13,7 @@ let svc: Service;
 let partner: Upstream;
 let other: Upstream;
 let apiKey: string;
+let accountId: string;
 let alice: string;
 let jwt: string;
 let mcp: Awaited<ReturnType<typeof connectV2>>;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   svc = await startService({
     env: { INLAY_EGRESS_ALLOW: [partner.url, other.url].map((u) => new URL(u).host).join(',') },
   });
-  ({ apiKey } = await svc.account());
+  ({ apiKey, accountId } = await svc.account());
   alice = await createUser(svc, apiKey, 'alice');
   jwt = await tokenFor(svc, apiKey, alice);
   const server = await svc.call('POST', '/mcp-servers', {
@@ -87,12 +88,14 @@ describe('creating an http credential', () => {
       'header',
     ],
   ])('refuses %j with 400 naming %s (%s), storing nothing', async (data, field, rule) => {
-    const before = await svc.db.select().from(credentials);
+    // This account's rows only: on a shared PostgreSQL database other test files add credentials meanwhile.
+    const ours = () => svc.db.select().from(credentials).where(eq(credentials.accountId, accountId));
+    const before = await ours();
     const r = await create(data);
     expectProblem(r, 400, 'invalid_request');
     expect(r.body.errors).toContainEqual(expect.objectContaining({ field, rule }));
     expect(r.text).not.toContain('partner-token');
-    expect((await svc.db.select().from(credentials)).length).toBe(before.length);
+    expect(await ours()).toEqual(before);
   });
 });
 

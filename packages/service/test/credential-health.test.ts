@@ -269,9 +269,15 @@ describe('reconnect in place', () => {
     const one = await svc.call('GET', `/workflows/${wf.workflowId}`, { auth: jwt });
     expect(one.body.data.attention).toEqual(attention);
     const old = await secretsOf(id);
-    const count = (await svc.db.select().from(credentials)).length;
+    // Alice's rows only: on a shared PostgreSQL database other test files add credentials meanwhile.
+    const [row] = await svc.db.select().from(credentials).where(eq(credentials.id, id));
+    const hers = async () =>
+      (await svc.db.select().from(credentials).where(eq(credentials.userId, row!.userId)))
+        .map((c) => c.id)
+        .sort();
+    const before = await hers();
     expect(await connectAcme({ credentialId: id })).toBe(id);
-    expect((await svc.db.select().from(credentials)).length).toBe(count);
+    expect(await hers()).toEqual(before);
     const s = await statusOf(id);
     expect(s).toMatchObject({ status: 'connected', statusReason: null, accountLabel: 'Acme Workspace' });
     expect((await secretsOf(id)).oauth!.accessToken).not.toBe(old.oauth!.accessToken);
