@@ -228,7 +228,10 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     );
     await page.getByRole('heading', { name: 'Executions' }).waitFor();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(6);
-    expect(await page.getByLabel('Workflow').locator('option:checked').textContent()).toBe('Summarise deal');
+    // The names arrive with the workflows list, which may come after the runs.
+    await expect
+      .poll(() => page.getByLabel('Workflow').locator('option:checked').textContent())
+      .toBe('Summarise deal');
 
     // Executions: every run, then the filters from the keyboard (failed runs of bob).
     await navigateTo(page, 'Executions');
