@@ -2,7 +2,7 @@
 // The widget in a real browser (Debian Chromium via playwright-core) against the real service: axe-core
 // finds no WCAG 2.2 A/AA violation on any surface in either color scheme, and a keyboard-only user can
 // install a workflow from the marketplace.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_TOKEN } from '../constants.ts';
 import { api, seed } from '../seed.ts';
@@ -400,6 +400,21 @@ describe('errors', () => {
 });
 
 /** Presses Tab until the focused element matches; fails after 40 presses. */
+/** Waits up to 10 s, then fails naming the step and quoting what the dialog shows (an error, a step not left). */
+async function waitOrSay(
+  dialog: Locator,
+  what: Locator,
+  step: string,
+  state: 'visible' | 'detached' = 'visible',
+) {
+  try {
+    await what.waitFor({ state, timeout: 10_000 });
+  } catch {
+    const shown = await dialog.textContent({ timeout: 1_000 }).catch(() => '(no dialog)');
+    throw new Error(`never saw ${step}; the dialog shows: ${shown}`);
+  }
+}
+
 async function tabTo(page: Page, test: (el: { label: string; tag: string }) => boolean, what: string) {
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press('Tab');
@@ -428,14 +443,16 @@ describe.each([
 
     await tabTo(page, (e) => e.label.startsWith('Bot token'), 'Bot token');
     await page.keyboard.type(GOOD_TOKEN);
-    await page.keyboard.press('Tab');
+    await tabTo(page, (e) => e.label.startsWith('Server id'), 'Server id');
     await page.keyboard.type('123456789012345678');
+    expect(await dialog.getByLabel(/^Bot token/).inputValue()).toBe(GOOD_TOKEN);
+    expect(await dialog.getByLabel(/^Server id/).inputValue()).toBe('123456789012345678');
     await page.keyboard.press('Enter'); // submits the credential form
-    await dialog.getByRole('radio', { name: 'Discord' }).waitFor();
+    await waitOrSay(dialog, dialog.getByRole('radio', { name: 'Discord' }), 'the connected account');
     await tabTo(page, (e) => e.label === 'Next', 'Next');
     await page.keyboard.press('Enter');
 
-    await dialog.getByRole('heading', { name: /Step 2 of 3/ }).waitFor();
+    await waitOrSay(dialog, dialog.getByRole('heading', { name: /Step 2 of 3/ }), 'step 2');
     await dialog.getByRole('option', { name: '#deals' }).waitFor({ state: 'attached' });
     await tabTo(page, (e) => e.tag === 'select', 'Channel');
     await page.keyboard.press('ArrowDown');
@@ -447,10 +464,10 @@ describe.each([
     await tabTo(page, (e) => e.label === 'Next', 'Next');
     await page.keyboard.press('Enter');
 
-    await dialog.getByRole('heading', { name: /Step 3 of 3/ }).waitFor();
+    await waitOrSay(dialog, dialog.getByRole('heading', { name: /Step 3 of 3/ }), 'step 3');
     await tabTo(page, (e) => e.label === 'Install', 'Install');
     await page.keyboard.press('Enter');
-    await dialog.waitFor({ state: 'detached' });
+    await waitOrSay(dialog, dialog, 'the dialog closed after Install', 'detached');
 
     const list = (await api('GET', `/installations?userId=${user}`)).body.data;
     expect(list).toHaveLength(1);
