@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { connectorUuid } from '@inlay/connectors';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logPage } from '../src/executions/executions.ts';
+import { STEP_LOG_PARTS_FUNCTION } from '../src/executions/step-log-sql.ts';
 import { executionSteps, executions } from '../src/store/schema.ts';
 import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
 import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
@@ -254,22 +256,43 @@ describe('the page the database composes', () => {
         { order: 'desc', page: 9, limit: 3 },
         { order: 'desc', page: 1, limit: 30, status: ['failed', 'running'] },
       ];
-    for (const p of pages) {
-      const q = `userId=${g.userId}&order=${p.order}&page=${p.page}&limit=${p.limit}${p.status ? `&status=${p.status.join(',')}` : ''}`;
-      // Fetched directly: rows from before today's contract (legacy items, odd errors) need not match it.
-      const r = await fetch(`${svc.url}/workflows/${g.workflowId}/logs?${q}`, {
-        headers: { authorization: `Bearer ${g.apiKey}` },
-      });
-      expect(r.status).toBe(200);
-      expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      const old = await logPage(svc.db, {
-        ...p,
-        accountId: g.accountId,
-        userId: g.userId,
-        workflowId: g.workflowId,
-      });
-      expect(await r.text()).toBe(JSON.stringify({ data: old }));
-    }
+    const expectPagesAsComposedInJs = async () => {
+      for (const p of pages) {
+        const q = `userId=${g.userId}&order=${p.order}&page=${p.page}&limit=${p.limit}${p.status ? `&status=${p.status.join(',')}` : ''}`;
+        // Fetched directly: rows from before today's contract (legacy items, odd errors) need not match it.
+        const r = await fetch(`${svc.url}/workflows/${g.workflowId}/logs?${q}`, {
+          headers: { authorization: `Bearer ${g.apiKey}` },
+        });
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        const old = await logPage(svc.db, {
+          ...p,
+          accountId: g.accountId,
+          userId: g.userId,
+          workflowId: g.workflowId,
+        });
+        expect(await r.text()).toBe(JSON.stringify({ data: old }));
+      }
+    };
+    await expectPagesAsComposedInJs();
+    // The trigger printed each step's fixed parts when it was written; `data` itself only where items needed rewriting.
+    const parts = (await svc.db.execute(sql`select log_head is not null as head, log_tail is not null as tail,
+        log_data is not null as rewritten from execution_steps where user_id = ${g.userId}::uuid`)) as unknown as {
+      rows: { head: boolean; tail: boolean; rewritten: boolean }[];
+    };
+    expect(parts.rows).toHaveLength(12);
+    expect(parts.rows.every((r) => r.head && r.tail)).toBe(true);
+    expect(parts.rows.filter((r) => r.rewritten)).toHaveLength(1);
+    // Rows from before the trigger existed have no parts: the page composes them from their columns, to the same bytes.
+    await svc.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`update execution_steps set log_head = null, log_tail = null, log_data = null
+        where user_id = ${g.userId}::uuid and position % 2 = 0`);
+    });
+    const left = (await svc.db.execute(sql`select count(*)::int as n from execution_steps
+        where user_id = ${g.userId}::uuid and log_head is null`)) as unknown as { rows: { n: number }[] };
+    expect(left.rows[0]!.n).toBeGreaterThan(3);
+    await expectPagesAsComposedInJs();
     const all = (await (
       await fetch(`${svc.url}/workflows/${g.workflowId}/logs?userId=${g.userId}&limit=30`, {
         headers: { authorization: `Bearer ${g.apiKey}` },
@@ -283,6 +306,13 @@ describe('the page the database composes', () => {
       all.data.find((e) => e.executionId === runs[i]!.id)!.results.map((r) => r.iterationPath ?? null);
     expect(paths(0)).toEqual([[0], [12, 1], null, null]);
     expect(paths(5)).toEqual([null, null, null]);
+  });
+});
+
+describe('the step parts trigger', () => {
+  it('is in the migrations as step-log-sql.ts writes it', () => {
+    const migration = readFileSync(new URL('../drizzle/0017_step_log_parts.sql', import.meta.url), 'utf8');
+    expect(migration).toContain(STEP_LOG_PARTS_FUNCTION);
   });
 });
 

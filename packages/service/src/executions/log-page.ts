@@ -6,53 +6,7 @@ import { preparedPerStore } from '../store/prepared.ts';
 import type { Store } from '../store/store.ts';
 import { checkLookedUp, USER_CTE, userLookup } from '../users/resolve-user.ts';
 import type { LogPage } from './executions.ts';
-
-// What Date#toISOString makes of a timestamp (milliseconds truncated, as the driver's Date does).
-const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-/** A `,"key":value` member, or NULL (which `concat` skips) when `value` is NULL: the seed leaves such keys out. */
-const opt = (key: string, value: string) => `',"${key}":' || ${value}`;
-/** A JSON value JavaScript would treat as false (`if (x)` in `toLogEntry`), as NULL. */
-const truthy = (col: string) =>
-  `case when ${col} is null or ${col} in ('null'::jsonb, 'false'::jsonb, '0'::jsonb, '""'::jsonb) then null else ${col}::text end`;
-
-/**
- * `seedItems` of `toLogEntry`: an item whose `json` is neither an object nor null (rows written before items were
- * normalised) holds it as `{value}`; the check is one path query, the rewrite only for such rows.
- */
-const DATA = `case when not jsonb_path_exists(s.data, 'lax $[*][*] ? (!(exists(@.json)) || (@.json.type() != "object" && @.json.type() != "null"))')
-    then s.data::text
-    else (select '[' || coalesce(string_agg(
-        (select '[' || coalesce(string_agg(
-           case when jsonb_typeof(i.item->'json') in ('object', 'null') or jsonb_typeof(i.item) <> 'object' then i.item::text
-                -- The spread keeps \`json\` where it was; an item without one gets it last, as \`{}\` (undefined dropped).
-                when i.item ? 'json' then jsonb_set(i.item, '{json}', jsonb_build_object('value', i.item->'json'))::text
-                when i.item = '{}'::jsonb then '{"json":{}}'
-                else left(i.item::text, -1) || ',"json":{}}' end,
-           ',' order by i.n), '') || ']'
-         from jsonb_array_elements(r.run) with ordinality i(item, n)),
-        ',' order by r.n), '') || ']'
-      from jsonb_array_elements(s.data) with ordinality r(run, n))
-  end`;
-
-// `iterationPathOf` of `toLogEntry`: the path after the `:` of the step key, `2.0` as `[2,0]`.
-const ITERATION_PATH = `case when s.iteration is not null and strpos(s.step_key, ':') > 0
-    then '[' || replace(split_part(s.step_key, ':', 2), '.', ',') || ']' end`;
-
-// One result of `toLogEntry`, key for key.
-const RESULT = `concat('{"startedAt":"', ${ISO('s.started_at')}, '"',
-    ',"stoppedAt":"' || ${ISO('s.stopped_at')} || '"',
-    ',"connectorId":"', s.connector_id, '","data":', ${DATA}, ',"stepId":', to_json(s.step_id),
-    ${opt('name', "to_json(nullif(s.name, ''))")},
-    ',"connector":', to_json(s.connector), ',"action":', to_json(s.action), ',"status":', to_json(s.status),
-    ',"attempts":', s.attempts, ${opt('error', truthy('s.error'))},
-    case when s.truncated then ',"truncated":true' end, ${opt('iteration', 's.iteration')},
-    ${opt('iterationPath', ITERATION_PATH)},
-    ${opt('parentStepId', "to_json(nullif(s.parent_step_id, ''))")}, ${opt('branch', "to_json(nullif(s.branch, ''))")}, '}')`;
-// `asObject` of `toLogEntry`: the seed types an input's `data` as an object.
-const INPUT = `concat('{"connectorId":"', s.connector_id, '","data":',
-    case when s.input is null or jsonb_typeof(s.input) = 'null' then '{}'
-         when jsonb_typeof(s.input) = 'object' then s.input::text
-         else '{"value":' || s.input::text || '}' end, '}')`;
+import { INPUT, ISO, opt, RESULT } from './step-log-sql.ts';
 
 const ENTRY = `concat('{"executionId":"', e.id, '","startedAt":"', ${ISO('e.started_at')}, '"',
     ',"stoppedAt":"' || ${ISO('e.stopped_at')} || '"',

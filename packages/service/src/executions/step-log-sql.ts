@@ -1,0 +1,88 @@
+// The SQL that prints one step of a logs page exactly as `toLogEntry` and `JSON.stringify` would (`log-page.ts`
+// composes whole pages from it), and the trigger that prints the fixed parts once, when the step is written.
+
+// What Date#toISOString makes of a timestamp (milliseconds truncated, as the driver's Date does).
+export const ISO = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A `,"key":value` member, or NULL (which `concat` skips) when `value` is NULL: the seed leaves such keys out. */
+export const opt = (key: string, value: string) => `',"${key}":' || ${value}`;
+/** A JSON value JavaScript would treat as false (`if (x)` in `toLogEntry`), as NULL. */
+const truthy = (col: string) =>
+  `case when ${col} is null or ${col} in ('null'::jsonb, 'false'::jsonb, '0'::jsonb, '""'::jsonb) then null else ${col}::text end`;
+
+/**
+ * A step's fragments, over the row `s` names: the page's alias, or the trigger's `NEW` (plpgsql evaluates an
+ * assignment that reads `NEW` directly, several times faster than a `select … from (select NEW.*)`).
+ */
+const step = (s: string) => {
+  /**
+   * `seedItems` of `toLogEntry`: an item whose `json` is neither an object nor null (rows written before items
+   * were normalised) holds it as `{value}`; the check is one path query, the rewrite only for such rows.
+   */
+  const needsRewrite = `jsonb_path_exists(${s}.data, 'lax $[*][*] ? (!(exists(@.json)) || (@.json.type() != "object" && @.json.type() != "null"))')`;
+  const rewrite = `(select '[' || coalesce(string_agg(
+        (select '[' || coalesce(string_agg(
+           case when jsonb_typeof(i.item->'json') in ('object', 'null') or jsonb_typeof(i.item) <> 'object' then i.item::text
+                -- The spread keeps \`json\` where it was; an item without one gets it last, as \`{}\` (undefined dropped).
+                when i.item ? 'json' then jsonb_set(i.item, '{json}', jsonb_build_object('value', i.item->'json'))::text
+                when i.item = '{}'::jsonb then '{"json":{}}'
+                else left(i.item::text, -1) || ',"json":{}}' end,
+           ',' order by i.n), '') || ']'
+         from jsonb_array_elements(r.run) with ordinality i(item, n)),
+        ',' order by r.n), '') || ']'
+      from jsonb_array_elements(${s}.data) with ordinality r(run, n))`;
+  // `iterationPathOf` of `toLogEntry`: the path after the `:` of the step key, `2.0` as `[2,0]`.
+  const iterationPath = `case when ${s}.iteration is not null and strpos(${s}.step_key, ':') > 0
+    then '[' || replace(split_part(${s}.step_key, ':', 2), '.', ',') || ']' end`;
+  return {
+    needsRewrite,
+    rewrite,
+    data: `case when not ${needsRewrite} then ${s}.data::text else ${rewrite} end`,
+    // One result of `toLogEntry`, key for key: what comes before its `data`, and what comes after.
+    head: `concat('{"startedAt":"', ${ISO(`${s}.started_at`)}, '"',
+    ',"stoppedAt":"' || ${ISO(`${s}.stopped_at`)} || '"', ',"connectorId":"', ${s}.connector_id, '","data":')`,
+    tail: `concat(',"stepId":', to_json(${s}.step_id), ${opt('name', `to_json(nullif(${s}.name, ''))`)},
+    ',"connector":', to_json(${s}.connector), ',"action":', to_json(${s}.action), ',"status":', to_json(${s}.status),
+    ',"attempts":', ${s}.attempts, ${opt('error', truthy(`${s}.error`))},
+    case when ${s}.truncated then ',"truncated":true' end, ${opt('iteration', `${s}.iteration`)},
+    ${opt('iterationPath', iterationPath)},
+    ${opt('parentStepId', `to_json(nullif(${s}.parent_step_id, ''))`)}, ${opt('branch', `to_json(nullif(${s}.branch, ''))`)}, '}')`,
+  };
+};
+
+const page = step('s');
+const written = step('NEW');
+
+/** A step's result composed from its columns: how rows written before `log_head` existed are read. */
+export const COMPOSED_RESULT = `${page.head} || ${page.data} || ${page.tail}`;
+
+/**
+ * A step's result as the logs page reads it: the parts the `inlay_step_log_parts` trigger wrote with the row
+ * around its `data` as stored (or as rewritten, in `log_data`), so a page costs the database a concatenation per
+ * step instead of two timestamps formatted, a path query and a dozen values printed.
+ */
+export const RESULT = `case when s.log_head is null then ${COMPOSED_RESULT}
+    else s.log_head || coalesce(s.log_data, s.data::text) || s.log_tail end`;
+
+/**
+ * The trigger function that keeps a step's parts, on every insert and update of `execution_steps` (the engine's,
+ * an operator's in psql, a test's), from the same fragments: `drizzle/0017_step_log_parts.sql` holds this text
+ * and `test/logs.test.ts` checks it still does.
+ */
+export const STEP_LOG_PARTS_FUNCTION = `CREATE OR REPLACE FUNCTION inlay_step_log_parts() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  NEW.log_head := ${written.head};
+  NEW.log_tail := ${written.tail};
+  IF ${written.needsRewrite} THEN
+    NEW.log_data := ${written.rewrite};
+  ELSE
+    NEW.log_data := NULL;
+  END IF;
+  RETURN NEW;
+END
+$fn$;`;
+
+// `asObject` of `toLogEntry`: the seed types an input's `data` as an object.
+export const INPUT = `concat('{"connectorId":"', s.connector_id, '","data":',
+    case when s.input is null or jsonb_typeof(s.input) = 'null' then '{}'
+         when jsonb_typeof(s.input) = 'object' then s.input::text
+         else '{"value":' || s.input::text || '}' end, '}')`;
