@@ -1,7 +1,8 @@
 -- A step's result on the logs page is printed once, when the step is written, instead of on every page read: the
 -- parts before and after its `data` (and `data` itself only when legacy items must be rewritten). Rows written
 -- before this migration keep NULL parts, and the page composes them from their columns as before. The function is
--- STEP_LOG_PARTS_FUNCTION of src/executions/step-log-sql.ts; test/logs.test.ts checks this file holds it.
+-- STEP_LOG_PARTS_FUNCTION of src/executions/step-log-sql.ts; test/logs.test.ts checks that the newest migration
+-- defining it holds that text.
 ALTER TABLE execution_steps ADD COLUMN log_head text, ADD COLUMN log_tail text, ADD COLUMN log_data text;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION inlay_step_log_parts() RETURNS trigger LANGUAGE plpgsql AS $fn$

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connectorUuid } from '@inlay/connectors';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -311,8 +311,14 @@ describe('the page the database composes', () => {
 
 describe('the step parts trigger', () => {
   it('is in the migrations as step-log-sql.ts writes it', () => {
-    const migration = readFileSync(new URL('../drizzle/0017_step_log_parts.sql', import.meta.url), 'utf8');
-    expect(migration).toContain(STEP_LOG_PARTS_FUNCTION);
+    const dir = new URL('../drizzle/', import.meta.url);
+    const defining = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .sort()
+      .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+      .filter((sql) => sql.includes('FUNCTION inlay_step_log_parts()'));
+    expect(defining.length).toBeGreaterThan(0);
+    expect(defining.at(-1)).toContain(STEP_LOG_PARTS_FUNCTION);
   });
 });
 

@@ -53,7 +53,7 @@ const page = step('s');
 const written = step('NEW');
 
 /** A step's result composed from its columns: how rows written before `log_head` existed are read. */
-export const COMPOSED_RESULT = `${page.head} || ${page.data} || ${page.tail}`;
+const COMPOSED_RESULT = `${page.head} || ${page.data} || ${page.tail}`;
 
 /**
  * A step's result as the logs page reads it: the parts the `inlay_step_log_parts` trigger wrote with the row
@@ -65,8 +65,10 @@ export const RESULT = `case when s.log_head is null then ${COMPOSED_RESULT}
 
 /**
  * The trigger function that keeps a step's parts, on every insert and update of `execution_steps` (the engine's,
- * an operator's in psql, a test's), from the same fragments: `drizzle/0017_step_log_parts.sql` holds this text
- * and `test/logs.test.ts` checks it still does.
+ * an operator's in psql, a test's), from the same fragments. A migration holds this text (`0017_step_log_parts`
+ * first) and `test/logs.test.ts` checks that the newest one defining the function still does: a change here needs
+ * a new migration that replaces the function and clears the parts it printed before (`log_head = null` makes a
+ * page compose the row from its columns).
  */
 export const STEP_LOG_PARTS_FUNCTION = `CREATE OR REPLACE FUNCTION inlay_step_log_parts() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
