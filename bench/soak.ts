@@ -5,7 +5,7 @@
  * five equal windows instead.
  *
  *   pnpm bench:soak                  # 60 s
- *   pnpm bench:soak --seconds 10     # the CI version
+ *   pnpm bench:soak --seconds 30     # the CI version
  *   pnpm bench:soak --rate 80        # requests per second (default 40)
  *   pnpm bench:soak --warmup 10      # seconds of unmeasured warm-up first (default 5)
  *   pnpm bench:soak --store postgres # a fresh `inlay_soak` database on 127.0.0.1:5432 instead of PGlite
