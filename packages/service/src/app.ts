@@ -36,6 +36,7 @@ import { accountExecutionsRoutes } from './executions/account-routes.ts';
 import { executionsRoutes } from './executions/routes.ts';
 import { apiVersion } from './http/api-version.ts';
 import { authenticate, createAuthenticator } from './http/auth.ts';
+import { byFirstSegment } from './http/by-first-segment.ts';
 import { errorHandler, notFoundRoute } from './http/error-handler.ts';
 import { jsonBody } from './http/json-body.ts';
 import { requestId } from './http/request-id.ts';
@@ -202,13 +203,21 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     }),
   );
   app.use(apiVersion);
+  // Every router mounted at the root goes through byFirstSegment: a request passes by the routers none of whose
+  // routes start with its first path segment, instead of walking all their layers (see by-first-segment.ts).
   // The OAuth callback is public: the provider sends the browser there without a bearer token.
-  app.use(metaRoutes(ctx), docsRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx));
+  app.use(
+    ...[metaRoutes(ctx), docsRoutes(ctx), connectorIconRoutes(ctx), oauthCallbackRoutes(ctx)].map(
+      byFirstSegment,
+    ),
+  );
   // Webhooks are public too: the secret in the URL is the credential.
-  app.use(webhookRoutes(ctx, engine, limiters), appHookRoutes(ctx, defs, limiters, engine));
+  app.use(
+    ...[webhookRoutes(ctx, engine, limiters), appHookRoutes(ctx, defs, limiters, engine)].map(byFirstSegment),
+  );
   // The console: its files are public; its sign-in trades an API key for a session cookie.
   app.use('/console', consoleStatic(opts.consoleDir));
-  app.use(consoleSessionRoutes(ctx, jsonBody(JSON_LIMIT)));
+  app.use(byFirstSegment(consoleSessionRoutes(ctx, jsonBody(JSON_LIMIT))));
   // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
   const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
   app.use(limit);
@@ -219,27 +228,29 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger, config.trustProxy);
   else app.all(MCP_PATH, mcp);
   // The proxy forwards bodies of any type as bytes, so it comes before the JSON-only body parser.
-  app.use(proxyRoutes(ctx, auth, limiters, ctx.proxyMetrics));
+  app.use(byFirstSegment(proxyRoutes(ctx, auth, limiters, ctx.proxyMetrics)));
   app.use(requireJson, jsonBody(JSON_LIMIT));
   app.use(authenticate(auth));
   app.use(
-    usersRoutes(ctx, defs),
-    workflowsRoutes(ctx, defs, { onToggle: engine.onToggle }),
-    executionsRoutes(ctx, { beforeDeleteUserLogs: (a, u) => engine.cancelUser(a, u) }),
-    accountExecutionsRoutes(ctx),
-    apiKeyRoutes(ctx),
-    runRoutes(ctx, engine),
-    installationsRoutes(ctx, defs),
-    connectorsRoutes(ctx),
-    connectorImportRoutes(ctx),
-    customConnectorRoutes(ctx, defs),
-    credentialsRoutes(ctx),
-    oauthAppRoutes(ctx),
-    connectorOptionsRoutes(ctx),
-    mcpServerRoutes(ctx),
-    settingsRoutes(ctx),
-    webhookEndpointRoutes(ctx),
-    proxyStatsRoutes(ctx.proxyMetrics),
+    ...[
+      usersRoutes(ctx, defs),
+      workflowsRoutes(ctx, defs, { onToggle: engine.onToggle }),
+      executionsRoutes(ctx, { beforeDeleteUserLogs: (a, u) => engine.cancelUser(a, u) }),
+      accountExecutionsRoutes(ctx),
+      apiKeyRoutes(ctx),
+      runRoutes(ctx, engine),
+      installationsRoutes(ctx, defs),
+      connectorsRoutes(ctx),
+      connectorImportRoutes(ctx),
+      customConnectorRoutes(ctx, defs),
+      credentialsRoutes(ctx),
+      oauthAppRoutes(ctx),
+      connectorOptionsRoutes(ctx),
+      mcpServerRoutes(ctx),
+      settingsRoutes(ctx),
+      webhookEndpointRoutes(ctx),
+      proxyStatsRoutes(ctx.proxyMetrics),
+    ].map(byFirstSegment),
   );
   app.use(notFoundRoute);
   app.use(errorHandler(logger));
