@@ -88,6 +88,11 @@ export interface Config {
    * environment: the bench sets 0 to measure the composed page on every request.
    */
   logPagesBytes?: number;
+  /**
+   * Memory for kept log entries (one run's each, reused by every page showing it), in bytes; a quarter of
+   * `readCacheBytes` when absent. Not read from the environment: the bench sets 0 to measure composing.
+   */
+  logEntriesBytes?: number;
   /** Largest provider answer the proxy streams back (`INLAY_PROXY_MAX_RESPONSE_MB`). */
   proxyMaxResponseBytes: number;
   rateLimit: RateLimitConfig;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../src/http/canonical-json.ts';
+import { canonicalJson, canonicalJsonParts } from '../src/http/canonical-json.ts';
 
 // What the logs route sends: always exactly what JSON.stringify makes of the parsed text.
 const same = (text: string) => expect(canonicalJson(text)).toBe(JSON.stringify(JSON.parse(text)));
@@ -37,5 +37,22 @@ describe('canonicalJson', () => {
 
   it('rejects an unterminated string', () => {
     expect(() => canonicalJson('["abc')).toThrow(SyntaxError);
+  });
+});
+
+describe('canonicalJsonParts', () => {
+  const parts = (texts: string[]) => canonicalJsonParts(texts.join('\x1e'), '\x1e');
+  it('makes each of the joined texts canonical in one scan', () => {
+    expect(parts(['{"a": 1, "b": "x\\u001e y"}', '[ 2, {"c": [ ]} ]', '"s"'])).toEqual([
+      '{"a":1,"b":"x\\u001e y"}',
+      '[2,{"c":[]}]',
+      '"s"',
+    ]);
+    expect(parts(['{"a":1}'])).toEqual(['{"a":1}']);
+  });
+
+  it('falls back to the round trip for the texts that need it only', () => {
+    const texts = ['{"b": 1, "10": 2}', '{"n": 1.50}', '{"plain": [1, 2]}'];
+    expect(parts(texts)).toEqual(texts.map((t) => JSON.stringify(JSON.parse(t))));
   });
 });

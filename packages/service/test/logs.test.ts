@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connectorUuid } from '@inlay/connectors';
 import { eq, sql } from 'drizzle-orm';
+import type { Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logPage } from '../src/executions/executions.ts';
+import { LogPages } from '../src/executions/log-page.ts';
 import { STEP_LOG_PARTS_FUNCTION } from '../src/executions/step-log-sql.ts';
 import { executionSteps, executions } from '../src/store/schema.ts';
 import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
@@ -19,6 +21,8 @@ beforeAll(async () => {
   ids = await insertExecutions(svc.db, s, 25);
 });
 afterAll(() => svc?.close());
+
+const FAR = new Date('2099-01-01T00:00:00.000Z');
 
 const logs = (query: string, auth = s.apiKey, workflowId = s.workflowId) =>
   svc.call('GET', `/workflows/${workflowId}/logs?${query}`, { auth });
@@ -159,10 +163,19 @@ describe('the page the database composes', () => {
         error: { code: 'E_BOOM', message: odd, details: { attempt: 3 } },
         event: '',
       }),
-      run(1, { status: 'running', finished: false, stoppedAt: null, summary: odd, event: 'deal.created' }),
+      // Unfinished runs hold a lease far ahead: on a shared PostgreSQL another file's engine sweeps runs without
+      // one (requeues them), which would change the page between the JavaScript composition and the reads.
+      run(1, {
+        status: 'running',
+        finished: false,
+        stoppedAt: null,
+        summary: odd,
+        event: 'deal.created',
+        leaseUntil: FAR,
+      }),
       run(2, { trigger: JSON.parse('{"__proto__":{"x":1},"b":1,"10":2,"a":3,"2":4}') }),
       run(3, { trigger: { n: [1e21, 1e-7, 0.1 + 0.2, -5, 123456789012345680000, 1.5] }, summary: '' }),
-      run(4, { status: 'queued', finished: false, stoppedAt: null }),
+      run(4, { status: 'queued', finished: false, stoppedAt: null, leaseUntil: FAR }),
       run(5),
     ];
     const rerun = run(6, { rerunOf: runs[0]!.id });
@@ -271,9 +284,29 @@ describe('the page the database composes', () => {
           userId: g.userId,
           workflowId: g.workflowId,
         });
-        expect(await r.text()).toBe(JSON.stringify({ data: old }));
+        const want = JSON.stringify({ data: old });
+        expect(await r.text()).toBe(want);
+        // The same page however much this node keeps: composed whole by the database, assembled from kept
+        // entries, served as kept, each twice (the second time from what the first kept).
+        const asUser = {
+          principal: { kind: 'user', accountId: g.accountId, userId: g.userId, tokenId: 't' },
+        } as unknown as Request;
+        for (const keeping of keepings) {
+          for (let i = 0; i < 2; i++) {
+            const body = await keeping.body(asUser, undefined, { ...p, workflowId: g.workflowId });
+            expect(body.toString()).toBe(want);
+          }
+        }
       }
     };
+    const keepings = [
+      { pageBytes: 0, entryBytes: 0 },
+      { pageBytes: 0, entryBytes: 1 << 20 },
+      { pageBytes: 1 << 20, entryBytes: 0 },
+      // Room for a few entries only: the big run's alone is larger, so a page is assembled from some kept
+      // entries and some composed.
+      { pageBytes: 0, entryBytes: 40_000 },
+    ].map((o) => new LogPages(svc.ctx.store, o));
     await expectPagesAsComposedInJs();
     // The trigger printed each step's fixed parts when it was written; `data` itself only where items needed rewriting.
     const parts = (await svc.db.execute(sql`select log_head is not null as head, log_tail is not null as tail,
@@ -330,6 +363,8 @@ describe('a kept page', () => {
     const shapes = [
       { order: 'desc' as const, page: 1, limit: 30 },
       { order: 'asc' as const, page: 1, limit: 2 },
+      // A new run moves each of its runs on by one: assembled from the entries the first page kept.
+      { order: 'desc' as const, page: 2, limit: 2 },
       { order: 'desc' as const, page: 1, limit: 30, status: ['failed' as const] },
     ];
     const expectCurrent = async (ref = k.userId) => {

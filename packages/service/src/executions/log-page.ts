@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
-import { canonicalJson } from '../http/canonical-json.ts';
+import { canonicalJson, canonicalJsonParts } from '../http/canonical-json.ts';
 import { notFound } from '../http/problem.ts';
 import { preparedPerStore } from '../store/prepared.ts';
 import type { Store } from '../store/store.ts';
@@ -21,11 +21,29 @@ const ENTRY = `concat('{"executionId":"', e.id, '","startedAt":"', ${ISO('e.star
 // What a page shows changes only when a row it reads does, and every write gives a row a new `xmin` (the writing
 // transaction): the ids and `xmin`s of the page's runs, of their steps and the ids of their reruns (with the user
 // and workflow found) say whether a kept page is still the one the database would compose now. Runs and steps
-// both count, although the engine never writes a step without updating its run in the same statement.
+// both count, although the engine never writes a step without updating its run in the same statement. One run's
+// part starts with its id and holds no `;` (which joins the runs' parts): it is also the fingerprint of its entry.
 const FINGERPRINT = `concat(e.id, ' ', e.x, ' ', st.xs, ' ', rr.ids::text)`;
+const JOIN = ';';
 
-// `e` is lateral so the page is an index range scan of (user, workflow, startedAt) at any history size; its steps
-// come by the primary key (execution, position), reruns by `executions_rerun_of_idx`.
+// The ids of a run's reruns, by `executions_rerun_of_idx`.
+const RERUNS = `cross join lateral (select array(
+       -- The fence keeps the lookup on executions_rerun_of_idx: without statistics (PGlite never gathers any)
+       -- the planner would rather walk all of the user's runs in executions_user_started_idx order, per run.
+       select r.id from (select r.id, r.user_id, r.started_at from executions r where r.rerun_of = e.id offset 0) r
+       where r.user_id = e.user_id order by r.started_at, r.id) as ids) rr`;
+
+// A run's steps by the primary key (execution, position): printed, or only their `xmin`s.
+const STEPS = `cross join lateral (
+       select coalesce(string_agg(${RESULT}, ',' order by s.position), '') as results,
+              coalesce(string_agg(${INPUT}, ',' order by s.position), '') as inputs,
+              coalesce(string_agg(s.xmin::text, '.' order by s.position), '') as xs
+       from execution_steps s where s.execution_id = e.id) st`;
+const STEP_XMINS = `cross join lateral (
+       select coalesce(string_agg(s.xmin::text, '.' order by s.position), '') as xs
+       from execution_steps s where s.execution_id = e.id) st`;
+
+// `e` is lateral so the page is an index range scan of (user, workflow, startedAt) at any history size.
 const runsOf = (
   dir: 'asc' | 'desc',
   columns: string,
@@ -33,42 +51,58 @@ const runsOf = (
            where e.user_id = u.id and e.workflow_id = w.id and e.account_id = $1
              and ($7::text[] is null or e.status = any($7::text[]))
            order by e.started_at ${dir}, e.id ${dir} limit $5 offset $6) e
-     cross join lateral (select array(
-       -- The fence keeps the lookup on executions_rerun_of_idx: without statistics (PGlite never gathers any)
-       -- the planner would rather walk all of the user's runs in executions_user_started_idx order, per run.
-       select r.id from (select r.id, r.user_id, r.started_at from executions r where r.rerun_of = e.id offset 0) r
-       where r.user_id = e.user_id order by r.started_at, r.id) as ids) rr`;
+     ${RERUNS}`;
 
-export const pageSql = (dir: 'asc' | 'desc') => `with ${USER_CTE},
+const FOUND = `with ${USER_CTE},
   w as (select id from workflows where id = $4::uuid and account_id = $1)
-  select u.id as "userId", u.username, w.id as workflow, p.page, p.fingerprint
+  select u.id as "userId", u.username, w.id as workflow`;
+
+/**
+ * The page composed: `page` the JSON array, or `entries` its entries joined by `RECORD` for a node that keeps
+ * them (the fingerprint lists their runs in the same order). The separator cannot occur in an entry: every value
+ * in one is printed by PostgreSQL's JSON output, which escapes control characters, or is a uuid, number or time.
+ */
+export const pageSql = (dir: 'asc' | 'desc', as: 'page' | 'entries') => `${FOUND}, p.${as}, p.fingerprint
   from u left join w on true left join lateral (
-    select '[' || coalesce(string_agg(${ENTRY}, ',' order by e.started_at ${dir}, e.id ${dir}), '') || ']' as page,
-           coalesce(string_agg(${FINGERPRINT}, ',' order by e.started_at ${dir}, e.id ${dir}), '') as fingerprint
+    select ${
+      as === 'page'
+        ? `'[' || coalesce(string_agg(${ENTRY}, ',' order by e.started_at ${dir}, e.id ${dir}), '') || ']'`
+        : `coalesce(string_agg(${ENTRY}, chr(30) order by e.started_at ${dir}, e.id ${dir}), '')`
+    } as ${as},
+           coalesce(string_agg(${FINGERPRINT}, '${JOIN}' order by e.started_at ${dir}, e.id ${dir}), '') as fingerprint
      from ${runsOf(dir, 'e.*')}
-     cross join lateral (
-       select coalesce(string_agg(${RESULT}, ',' order by s.position), '') as results,
-              coalesce(string_agg(${INPUT}, ',' order by s.position), '') as inputs,
-              coalesce(string_agg(s.xmin::text, '.' order by s.position), '') as xs
-       from execution_steps s where s.execution_id = e.id) st) p on true`;
+     ${STEPS}) p on true`;
+const RECORD = '\x1e';
 
 /** The fingerprint alone: the same rows as `pageSql` reads, without composing anything. */
-export const fingerprintSql = (dir: 'asc' | 'desc') => `with ${USER_CTE},
-  w as (select id from workflows where id = $4::uuid and account_id = $1)
-  select u.id as "userId", u.username, w.id as workflow,
-    (select coalesce(string_agg(${FINGERPRINT}, ',' order by e.started_at ${dir}, e.id ${dir}), '')
+export const fingerprintSql = (dir: 'asc' | 'desc') => `${FOUND},
+    (select coalesce(string_agg(${FINGERPRINT}, '${JOIN}' order by e.started_at ${dir}, e.id ${dir}), '')
      from ${runsOf(dir, 'e.id, e.user_id, e.started_at')}
-     cross join lateral (
-       select coalesce(string_agg(s.xmin::text, '.' order by s.position), '') as xs
-       from execution_steps s where s.execution_id = e.id) st) as fingerprint
+     ${STEP_XMINS}) as fingerprint
   from u left join w on true`;
+
+/** Some runs' entries, each with its fingerprint, by id within the account (`$1`): what a node does not keep. */
+export const entriesSql = `select e.id, ${ENTRY} as entry, ${FINGERPRINT} as fingerprint
+  from (select e.*, e.xmin::text as x from executions e where e.id = any($2::uuid[]) and e.account_id = $1) e
+  ${RERUNS}
+  ${STEPS}`;
 
 type FoundRow = { userId: string; username: string; workflow: string | null; fingerprint: string | null };
 type PageRow = FoundRow & { page: string | null };
+type EntriesRow = FoundRow & { entries: string | null };
+type EntryRow = { id: string; entry: string; fingerprint: string };
+// Planning these statements costs PGlite about ten times running them.
 const pageStatements = {
-  // Planning this statement costs PGlite about ten times running it.
-  asc: preparedPerStore<PageRow>('inlay_log_page_json_asc', pageSql('asc'), { planOnce: true }),
-  desc: preparedPerStore<PageRow>('inlay_log_page_json_desc', pageSql('desc'), { planOnce: true }),
+  asc: preparedPerStore<PageRow>('inlay_log_page_json_asc', pageSql('asc', 'page'), { planOnce: true }),
+  desc: preparedPerStore<PageRow>('inlay_log_page_json_desc', pageSql('desc', 'page'), { planOnce: true }),
+};
+const pageEntriesStatements = {
+  asc: preparedPerStore<EntriesRow>('inlay_log_page_entries_asc', pageSql('asc', 'entries'), {
+    planOnce: true,
+  }),
+  desc: preparedPerStore<EntriesRow>('inlay_log_page_entries_desc', pageSql('desc', 'entries'), {
+    planOnce: true,
+  }),
 };
 const fingerprintStatements = {
   asc: preparedPerStore<FoundRow>('inlay_log_page_fingerprint_asc', fingerprintSql('asc'), {
@@ -78,6 +112,9 @@ const fingerprintStatements = {
     planOnce: true,
   }),
 };
+const entriesStatement = preparedPerStore<EntryRow>('inlay_log_entries_json', entriesSql, {
+  planOnce: true,
+});
 
 export type LogPageQuery = Pick<LogPage, 'workflowId' | 'page' | 'limit' | 'order' | 'status'>;
 
@@ -87,21 +124,40 @@ interface Kept {
   body: Buffer;
 }
 
+interface KeptEntry {
+  fingerprint: string;
+  /** The entry as `JSON.stringify` prints it. */
+  text: string;
+}
+
+export interface LogPagesOptions {
+  /** Memory for whole pages, per request shape; 0 keeps none. */
+  pageBytes: number;
+  /** Memory for runs' entries, which any page showing the run reuses; 0 keeps none. */
+  entryBytes: number;
+}
+
 /**
  * The logs route's answers, `{"data":[…]}` as bytes, composed by the database (one text value, so neither
- * driver parses rows and columns) and kept per request shape: a kept page is served again only after the
- * database, asked for the page's fingerprint in the same kind of statement, says nothing it shows has changed
- * (on any node), which costs a fraction of composing it. Errors as `resolveUser`'s, then a 404 for a workflow
- * outside the account. The same bytes as `JSON.stringify({data: logPage(…)})`.
+ * driver parses rows and columns) and kept on two levels, both served again only after the database, asked for
+ * the page's fingerprint (ids and row versions, on any node's writes), says nothing they show has changed, which
+ * costs a fraction of composing:
+ * - whole pages, per request shape: a page asked for again;
+ * - each run's entry: a page that changed (a new run shifts every page of a busy workflow by one, a running run
+ *   changes its own entry only) is assembled from the entries kept, and the database composes only the others.
+ * Errors as `resolveUser`'s, then a 404 for a workflow outside the account. The same bytes as
+ * `JSON.stringify({data: logPage(…)})`.
  */
 export class LogPages {
   readonly #kept?: LRUCache<string, Kept>;
+  readonly #entries?: LRUCache<string, KeptEntry>;
 
   constructor(
     private readonly store: Store,
-    maxBytes: number,
+    opts: LogPagesOptions,
   ) {
-    if (maxBytes > 0) this.#kept = new LRUCache({ maxSize: maxBytes, ttl: 300_000 });
+    if (opts.pageBytes > 0) this.#kept = new LRUCache({ maxSize: opts.pageBytes, ttl: 300_000 });
+    if (opts.entryBytes > 0) this.#entries = new LRUCache({ maxSize: opts.entryBytes, ttl: 300_000 });
   }
 
   async body(req: Request, ref: string | undefined, p: LogPageQuery): Promise<Buffer> {
@@ -118,22 +174,87 @@ export class LogPages {
     // The username last: it is the one free-form part.
     const key = JSON.stringify([p.order, ...values.slice(3), ...values.slice(0, 3)]);
     const kept = this.#kept?.get(key);
-    if (kept) {
+    const entries = this.#entries;
+    let page: { row: FoundRow; body: Buffer } | undefined;
+    if (kept || (entries && entries.size > 0)) {
       const [row] = await fingerprintStatements[p.order](this.store)(values);
       found(req, ref, row);
-      if (row!.fingerprint === kept.fingerprint && row!.userId === kept.userId) return kept.body;
+      if (kept && row!.fingerprint === kept.fingerprint && row!.userId === kept.userId) return kept.body;
+      const body = entries && (await this.#assemble(lookup.accountId, row!.fingerprint!, entries));
+      if (body) page = { row: row!, body };
     }
-    const [row] = await pageStatements[p.order](this.store)(values);
-    found(req, ref, row);
-    const body = Buffer.from(`{"data":${canonicalJson(row!.page!)}}`);
+    page ??= await this.#compose(req, ref, p.order, values);
     this.#kept?.set(
       key,
-      { userId: row!.userId, fingerprint: row!.fingerprint!, body },
-      { size: key.length + row!.fingerprint!.length + body.length },
+      { userId: page.row.userId, fingerprint: page.row.fingerprint!, body: page.body },
+      { size: key.length + page.row.fingerprint!.length + page.body.length },
     );
-    return body;
+    return page.body;
+  }
+
+  /** The page composed whole by the database; its entries kept, when this node keeps entries. */
+  async #compose(
+    req: Request,
+    ref: string | undefined,
+    order: 'asc' | 'desc',
+    values: unknown[],
+  ): Promise<{ row: FoundRow; body: Buffer }> {
+    const entries = this.#entries;
+    if (!entries) {
+      const [row] = await pageStatements[order](this.store)(values);
+      found(req, ref, row);
+      return { row: row!, body: Buffer.from(`{"data":${canonicalJson(row!.page!)}}`) };
+    }
+    const [row] = await pageEntriesStatements[order](this.store)(values);
+    found(req, ref, row);
+    const texts = row!.entries ? canonicalJsonParts(row!.entries, RECORD) : [];
+    const fingerprints = row!.fingerprint!.split(JOIN);
+    for (const [i, text] of texts.entries()) this.#keepEntry(fingerprints[i]!, text);
+    return { row: row!, body: Buffer.from(`{"data":[${texts.join(',')}]}`) };
+  }
+
+  /**
+   * The page whose runs' parts `fingerprint` lists, from kept entries and the database's for the others; nothing
+   * when more than half are not kept (composing the page whole is cheaper then).
+   */
+  async #assemble(
+    accountId: string,
+    fingerprint: string,
+    entries: LRUCache<string, KeptEntry>,
+  ): Promise<Buffer | undefined> {
+    const runs = fingerprint === '' ? [] : fingerprint.split(JOIN);
+    const texts: (string | undefined)[] = runs.map((fp) => {
+      const e = entries.get(idOf(fp));
+      return e?.fingerprint === fp ? e.text : undefined;
+    });
+    const missing = runs.flatMap((fp, i) => (texts[i] === undefined ? [idOf(fp)] : []));
+    if (missing.length * 2 > runs.length) return undefined;
+    if (missing.length > 0) {
+      const composed = new Map<string, string>();
+      for (const r of await entriesStatement(this.store)([accountId, missing])) {
+        // Kept under the fingerprint it was composed with, which a write since the page's may have made newer.
+        composed.set(r.id, this.#keepEntry(r.fingerprint, canonicalJson(r.entry)));
+      }
+      runs.forEach((fp, i) => {
+        texts[i] ??= composed.get(idOf(fp));
+      });
+    }
+    // A run deleted since the fingerprint was read is left out, as the next fingerprint will.
+    return Buffer.from(`{"data":[${texts.filter((t) => t !== undefined).join(',')}]}`);
+  }
+
+  #keepEntry(fingerprint: string, text: string): string {
+    this.#entries?.set(
+      idOf(fingerprint),
+      { fingerprint, text },
+      { size: fingerprint.length + text.length + 64 },
+    );
+    return text;
   }
 }
+
+/** A run's id: its fingerprint's first part. */
+const idOf = (fingerprint: string) => fingerprint.slice(0, fingerprint.indexOf(' '));
 
 function found(req: Request, ref: string | undefined, row: FoundRow | undefined) {
   checkLookedUp(req, ref, row && { id: row.userId, username: row.username });

@@ -15,8 +15,12 @@ export interface ExecutionHooks {
 
 export function executionsRoutes(ctx: AppContext, hooks: ExecutionHooks = {}): Router {
   const r = Router();
-  // A quarter of the read cache's budget for kept log pages (`INLAY_READ_CACHE_MB`; 0 keeps none).
-  const pages = new LogPages(ctx.store, ctx.config.logPagesBytes ?? ctx.config.readCacheBytes / 4);
+  // A quarter of the read cache's budget each for kept log pages and entries (`INLAY_READ_CACHE_MB`; 0 keeps none).
+  const share = ctx.config.readCacheBytes / 4;
+  const pages = new LogPages(ctx.store, {
+    pageBytes: ctx.config.logPagesBytes ?? share,
+    entryBytes: ctx.config.logEntriesBytes ?? share,
+  });
 
   r.get('/workflows/:workflowId/logs', async (req, res) => {
     const workflowId = pathId(req.params.workflowId, 'workflowId');
