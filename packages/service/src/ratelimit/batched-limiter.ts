@@ -3,8 +3,11 @@ import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 /** What the rate-limit middleware needs of a limiter. */
 export interface Limiter {
   readonly points: number;
-  /** Resolves with the remaining quota; rejects with a `RateLimiterRes` when the quota is spent. */
-  consume(key: string): Promise<RateLimiterRes>;
+  /**
+   * The remaining quota, or a promise of it; when the quota is spent, a promise that rejects with a
+   * `RateLimiterRes`. The shared limiters always answer a promise; `BatchedLimiter` answers at once when it can.
+   */
+  consume(key: string): RateLimiterRes | Promise<RateLimiterRes>;
 }
 
 export interface BatchOptions {
@@ -51,7 +54,12 @@ export class BatchedLimiter implements Limiter {
     this.#timer.unref();
   }
 
-  async consume(key: string): Promise<RateLimiterRes> {
+  /**
+   * Answers from memory, without a promise, unless the key's batch is full while the previous one is still being
+   * sent: only then does the request wait (a promise). A spent quota is a rejected promise, as from the shared
+   * limiter.
+   */
+  consume(key: string): RateLimiterRes | Promise<RateLimiterRes> {
     let s = this.#keys.get(key);
     if (!s) {
       s = { seen: 0, unsent: 0, sending: 0, resetAt: 0 };
@@ -62,10 +70,19 @@ export class BatchedLimiter implements Limiter {
       s.seen = 0;
       s.resetAt = 0;
     }
+    if (s.unsent >= this.opts.batch && s.flushing) return this.#afterFlush(key, s);
+    return this.#count(key, s);
+  }
+
+  async #afterFlush(key: string, s: KeyState): Promise<RateLimiterRes> {
     while (s.unsent >= this.opts.batch && s.flushing) await s.flushing;
+    return this.#count(key, s);
+  }
+
+  #count(key: string, s: KeyState): RateLimiterRes | Promise<never> {
     const used = s.seen + s.unsent + s.sending;
     const msBeforeNext = s.resetAt ? Math.max(0, s.resetAt - Date.now()) : this.shared.duration * 1000;
-    if (used >= this.points) throw new RateLimiterRes(0, msBeforeNext, used, false);
+    if (used >= this.points) return Promise.reject(new RateLimiterRes(0, msBeforeNext, used, false));
     s.unsent++;
     if (s.unsent >= this.opts.batch) void this.#flush(key, s);
     return new RateLimiterRes(this.points - used - 1, msBeforeNext, used + 1, used === 0);

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Authenticator } from '../http/auth.ts';
 import { isUnavailable } from '../http/error-handler.ts';
@@ -24,8 +24,9 @@ function quotaFor(p: Principal, limiters: Limiters): Quota | undefined {
 /** IETF draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy` (quota, window) and `RateLimit` (remaining, reset). */
 function setHeaders(res: Response, q: Quota, windowSeconds: number, r: RateLimiterRes) {
   const reset = Math.max(0, Math.ceil(r.msBeforeNext / 1000));
-  res.set('ratelimit-policy', `"${q.policy}";q=${q.limit};w=${windowSeconds}`);
-  res.set('ratelimit', `"${q.policy}";r=${r.remainingPoints};t=${reset}`);
+  // setHeader, not res.set: both values are plain strings, and this runs on every request.
+  res.setHeader('ratelimit-policy', `"${q.policy}";q=${q.limit};w=${windowSeconds}`);
+  res.setHeader('ratelimit', `"${q.policy}";r=${r.remainingPoints};t=${reset}`);
   return reset;
 }
 
@@ -33,14 +34,29 @@ function setHeaders(res: Response, q: Quota, windowSeconds: number, r: RateLimit
  * Counts each authenticated request against its API key's or its user's quota. A request without a valid
  * credential is not counted here: `authenticate` (or the MCP endpoint) answers it with 401.
  * On `/mcp/…` the 429 is a JSON-RPC error, everywhere else a problem+json.
+ *
+ * Synchronous in the common case (the principal known, the batched limiter answering from memory): a promise
+ * only when the credential must be resolved or the limiter waits for its store.
  */
 export function rateLimit(limiters: Limiters, auth: Authenticator, windowSeconds: number): RequestHandler {
   const off = !limiters.perKey && !limiters.perUser;
-  return async (req: Request, res: Response, next) => {
-    if (off) return next();
+  const limit = (principal: Principal | undefined, req: Request, res: Response, next: NextFunction) => {
+    const q = principal && quotaFor(principal, limiters);
+    if (!q) return next();
+    const limiter = q.policy === 'per-key' ? limiters.perKey! : limiters.perUser!;
+    let counted: Promise<void> | undefined;
+    try {
+      counted = consume(limiter, q, windowSeconds, res);
+    } catch (err) {
+      return tooMany(err, req, res);
+    }
+    if (!counted) return next();
+    return counted.then(next, (err) => tooMany(err, req, res));
+  };
+  const resolveThenLimit = async (req: Request, res: Response, next: NextFunction) => {
     let principal: Principal | undefined;
     try {
-      principal = req.principal ?? (await auth.fromRequest(req));
+      principal = await auth.fromRequest(req);
     } catch (err) {
       // In an outage the route answers 503 itself, in its own format (problem+json or JSON-RPC).
       if (isUnavailable(err)) return next();
@@ -48,37 +64,58 @@ export function rateLimit(limiters: Limiters, auth: Authenticator, windowSeconds
     }
     // Kept for `authenticate`, so a JWT is verified once per request.
     if (principal) req.principal = principal;
-    const q = principal && quotaFor(principal, limiters);
-    if (!q) return next();
-    const limiter = q.policy === 'per-key' ? limiters.perKey! : limiters.perUser!;
-    try {
-      await consume(limiter, q, windowSeconds, res);
-      return next();
-    } catch (err) {
-      if (!(err instanceof HttpProblem) || !req.path.startsWith('/mcp/')) throw err;
-      res.status(429).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: err.message } });
-    }
+    return limit(principal, req, res, next);
   };
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (off) return next();
+    if (req.principal) return limit(req.principal, req, res, next);
+    return resolveThenLimit(req, res, next);
+  };
+}
+
+/** The 429 on `/mcp/…` as a JSON-RPC error; anything else goes on to the error handler. */
+function tooMany(err: unknown, req: Request, res: Response) {
+  if (!(err instanceof HttpProblem) || !req.path.startsWith('/mcp/')) throw err;
+  res.status(429).json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: err.message } });
 }
 
 /**
  * Counts one request against a quota and sets the rate-limit headers; over the quota, throws the 429
- * problem (with `Retry-After`).
+ * problem (with `Retry-After`). Returns nothing when the limiter answered at once, else a promise of the same.
  */
-async function consume(limiter: Limiter, q: Quota, windowSeconds: number, res: Response) {
+function consume(
+  limiter: Limiter,
+  q: Quota,
+  windowSeconds: number,
+  res: Response,
+): Promise<void> | undefined {
+  let r: RateLimiterRes | Promise<RateLimiterRes>;
   try {
-    setHeaders(res, q, windowSeconds, await limiter.consume(q.key));
+    r = limiter.consume(q.key);
   } catch (err) {
-    if (!(err instanceof RateLimiterRes)) throw err;
-    const retryAfter = Math.max(1, setHeaders(res, q, windowSeconds, err));
-    res.set('retry-after', String(retryAfter));
-    throw new HttpProblem(
-      429,
-      'rate_limited',
-      `Rate limit of ${q.limit} requests per ${windowSeconds} s (${q.policy}) exceeded; retry in ${retryAfter} s`,
-      { extra: { retryAfter }, headers: { 'retry-after': String(retryAfter) } },
-    );
+    refuse(err, q, windowSeconds, res);
   }
+  if (r instanceof RateLimiterRes) {
+    setHeaders(res, q, windowSeconds, r);
+    return undefined;
+  }
+  return r.then(
+    (ok) => void setHeaders(res, q, windowSeconds, ok),
+    (err) => refuse(err, q, windowSeconds, res),
+  );
+}
+
+/** A refused `consume` as the 429 problem (with `Retry-After`); any other error as it is. */
+function refuse(err: unknown, q: Quota, windowSeconds: number, res: Response): never {
+  if (!(err instanceof RateLimiterRes)) throw err;
+  const retryAfter = Math.max(1, setHeaders(res, q, windowSeconds, err));
+  res.setHeader('retry-after', String(retryAfter));
+  throw new HttpProblem(
+    429,
+    'rate_limited',
+    `Rate limit of ${q.limit} requests per ${windowSeconds} s (${q.policy}) exceeded; retry in ${retryAfter} s`,
+    { extra: { retryAfter }, headers: { 'retry-after': String(retryAfter) } },
+  );
 }
 
 /**
