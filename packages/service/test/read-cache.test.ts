@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../src/accounts/api-keys.ts';
+import { apiKeyRow, generateApiKey, sha256 } from '../src/accounts/api-keys.ts';
+import { CHANGES_CHANNEL } from '../src/store/change-feed.ts';
 import { trackLocalWrites } from '../src/store/local-writes.ts';
 import { userWorkflows, workflows } from '../src/store/schema.ts';
 import { deafProxy } from './helpers/deaf-proxy.ts';
@@ -19,8 +20,12 @@ async function counted(svc: Service, fn: () => Promise<unknown>) {
   return { hits: svc.ctx.reads.hits - hits, misses: svc.ctx.reads.misses - misses };
 }
 
-/** The statements `svc`'s store was asked to run during `fn`. */
-async function queriesDuring(svc: Service, fn: () => Promise<unknown>): Promise<string[]> {
+/** The statements `svc`'s store was asked to run during `fn` (each also shown to `onStatement` as it starts). */
+async function queriesDuring(
+  svc: Service,
+  fn: () => Promise<unknown>,
+  onStatement?: (statement: string) => void,
+): Promise<string[]> {
   const client = (svc.ctx.store.db as unknown as { $client: Record<string, unknown> }).$client;
   const seen: string[] = [];
   // node-postgres: pool.query and checkouts; PGlite: query and exec (drizzle and prepared statements use them).
@@ -29,7 +34,9 @@ async function queriesDuring(svc: Service, fn: () => Promise<unknown>): Promise<
   methods.forEach((m, i) => {
     client[m] = function (this: unknown, ...args: unknown[]) {
       const first = args[0] as string | { text?: string } | undefined;
-      seen.push(`${m}: ${typeof first === 'string' ? first : (first?.text ?? '')}`.slice(0, 120));
+      const statement = `${m}: ${typeof first === 'string' ? first : (first?.text ?? '')}`;
+      seen.push(statement.slice(0, 120));
+      onStatement?.(statement);
       return originals[i]!.apply(this, args);
     };
   });
@@ -41,6 +48,31 @@ async function queriesDuring(svc: Service, fn: () => Promise<unknown>): Promise<
     });
   }
   return seen;
+}
+
+/**
+ * A listener on the change channel: `during(run)` answers what was announced from `run`'s start up to a marker
+ * `writer` sends after it (notifications arrive in commit order). Other test files write to the same database
+ * meanwhile: callers keep only their own account's or user's announcements.
+ */
+async function changesHeard(writer: pg.Client) {
+  const listener = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await listener.connect();
+  const heard: string[] = [];
+  listener.on('notification', (m) => heard.push(m.payload ?? ''));
+  await listener.query(`listen ${CHANGES_CHANNEL}`);
+  let marks = 0;
+  return {
+    async during(run: () => Promise<unknown>): Promise<string[]> {
+      heard.length = 0;
+      await run();
+      const mark = `s:mark-${marks++}`;
+      await writer.query('select pg_notify($1, $2)', [CHANGES_CHANNEL, mark]);
+      await expect.poll(() => heard.includes(mark), { timeout: 5_000, interval: 5 }).toBe(true);
+      return heard.slice(0, heard.indexOf(mark));
+    },
+    end: () => listener.end(),
+  };
 }
 
 describe('a repeated workflow list', () => {
@@ -77,6 +109,34 @@ describe('a repeated workflow list', () => {
     });
     expect(statements).toEqual([]);
     expect(again!.text).toBe(first.text);
+  });
+});
+
+describe('the API key cache', () => {
+  let svc: Service;
+  beforeAll(async () => {
+    svc = await startService();
+  });
+  afterAll(() => svc?.close());
+
+  it('does not keep a key whose lookup was in flight when a change to keys arrived', async () => {
+    const { apiKey } = await svc.account('key-race');
+    const other = await svc.account('key-race-other');
+    const users = () => svc.call('GET', '/users', { auth: apiKey });
+    const lookups = (statements: string[]) => statements.filter((q) => q.includes(`from "api_keys"`)).length;
+    // Another account's key changes while this key's lookup runs: the lookup read the table before the change,
+    // so its answer must not be kept (were it this account's key being revoked, it would keep working).
+    let announced = false;
+    const first = await queriesDuring(svc, users, (q) => {
+      if (!announced && q.includes(`from "api_keys"`)) {
+        announced = true;
+        svc.ctx.store.changes.publish({ kind: 'keys', accountId: other.accountId });
+      }
+    });
+    expect(lookups(first)).toBe(1);
+    expect(lookups(await queriesDuring(svc, users))).toBe(1);
+    // Looked up with no change to keys in between (on a shared PostgreSQL other tests create keys): kept.
+    await expect.poll(async () => lookups(await queriesDuring(svc, users)), { timeout: 5_000 }).toBe(0);
   });
 });
 
@@ -182,6 +242,8 @@ describe('read cache on one node', () => {
   });
 });
 
+const NODES_APP = `inlay-read-cache-${process.pid}`;
+
 describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skipped on PGlite)', () => {
   let a: Service;
   let b: Service;
@@ -189,7 +251,12 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
   let s: Seed;
 
   beforeAll(async () => {
-    [a, b] = await Promise.all([startService(), startService()]);
+    // The nodes' connections carry this suite's own application name (a connection string's parameters win
+    // over the driver's options), so killing their listeners below leaves other test files' nodes alone.
+    const url = new URL(process.env.DATABASE_URL!);
+    url.searchParams.set('application_name', NODES_APP);
+    const env = { DATABASE_URL: url.href };
+    [a, b] = await Promise.all([startService({ env }), startService({ env })]);
     sql = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await sql.connect();
     s = await seedAccount(a, { username: 'nodes-alice' });
@@ -261,22 +328,11 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
 
   it('announces a success only when it can change attention: after a failure, or beside a run in flight', async () => {
     const g = await seedAccount(a, { username: 'nodes-grace' });
-    const listener = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await listener.connect();
-    const heard: string[] = [];
-    listener.on('notification', (m) => heard.push(m.payload ?? ''));
-    await listener.query('listen inlay_changes');
+    const changes = await changesHeard(sql);
     const mine = `u:${g.accountId}:${g.userId}`;
-    let marks = 0;
-    /** Whether `sql` made the user's change heard, waiting for a marker sent after it. */
-    const announces = async (text: string, values: unknown[]) => {
-      heard.length = 0;
-      await sql.query(text, values);
-      const mark = `s:mark-${marks++}`;
-      await sql.query('select pg_notify($1, $2)', ['inlay_changes', mark]);
-      await expect.poll(() => heard.includes(mark), { timeout: 5_000, interval: 5 }).toBe(true);
-      return heard.includes(mine);
-    };
+    /** Whether `text` made the user's change heard. */
+    const announces = async (text: string, values: unknown[]) =>
+      (await changes.during(() => sql.query(text, values))).includes(mine);
     const start = async () =>
       (
         await sql.query(
@@ -295,25 +351,18 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
       expect(await end(await start(), 'succeeded')).toBe(true); // after a failure
       expect(await announces('delete from executions where user_id = $1', [g.userId])).toBe(true);
     } finally {
-      await listener.end();
+      await changes.end();
     }
   });
 
   it("announces a key's revocation but not its last-use stamp (which would empty every node's key cache each minute)", async () => {
     const { accountId, apiKey } = await a.account('stamped');
-    const listener = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await listener.connect();
-    const heard: string[] = [];
-    listener.on('notification', (m) => heard.push(m.payload ?? ''));
-    await listener.query('listen inlay_changes');
-    /** What `text` made heard, up to a marker sent after it (notifications arrive in commit order). */
-    const announced = async (text: string) => {
-      heard.length = 0;
-      await sql.query(text, [sha256(apiKey)]);
-      await sql.query("select pg_notify('inlay_changes', 's:stamp-mark')");
-      await expect.poll(() => heard.includes('s:stamp-mark'), { timeout: 5_000, interval: 5 }).toBe(true);
-      return heard.filter((p) => p !== 's:stamp-mark');
-    };
+    const changes = await changesHeard(sql);
+    /** What `text` made heard about this account (an update of `api_keys` can only announce its own `k:`). */
+    const announced = async (text: string) =>
+      (await changes.during(() => sql.query(text, [sha256(apiKey)]))).filter(
+        (p) => p.split(':')[1] === accountId,
+      );
     try {
       expect(await announced('update api_keys set last_used_at = now() where hash = $1')).toEqual([]);
       expect(await announced("update api_keys set name = 'renamed' where hash = $1")).toEqual([
@@ -323,7 +372,7 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
         `k:${accountId}`,
       ]);
     } finally {
-      await listener.end();
+      await changes.end();
     }
   });
 
@@ -333,6 +382,35 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
     await sql.query('update api_keys set revoked_at = now() where hash = $1', [sha256(apiKey)]);
     await b.ctx.store.changes.sync();
     expect((await b.call('GET', '/users', { auth: apiKey })).status).toBe(401);
+  });
+
+  it("keeps a cached key while other accounts' keys change, and accepts a key created after it was refused", async () => {
+    const mine = await a.account('key-cache-mine');
+    const other = await a.account('key-cache-other');
+    await b.ctx.store.changes.sync();
+    const users = (key: string) => b.call('GET', '/users', { auth: key });
+    expect((await users(mine.apiKey)).status).toBe(200);
+    // Another account gains a key and loses one: announced as its own (`k:<other>`), so mine stays cached.
+    const extra = generateApiKey();
+    await sql.query('insert into api_keys (id, account_id, hash, prefix, mode) values ($1, $2, $3, $4, $5)', [
+      ...Object.values(apiKeyRow(extra, other.accountId)),
+    ]);
+    await sql.query('update api_keys set revoked_at = now() where hash = $1', [sha256(other.apiKey)]);
+    await b.ctx.store.changes.sync();
+    const statements = await queriesDuring(b, async () => {
+      expect((await users(mine.apiKey)).status).toBe(200);
+    });
+    expect(statements.filter((q) => q.includes('api_keys'))).toEqual([]);
+    expect((await users(extra)).status).toBe(200);
+    expect((await users(other.apiKey)).status).toBe(401);
+    // A key refused while unknown is accepted once it exists: unknown keys go with any account's key change.
+    const later = generateApiKey();
+    expect((await users(later)).status).toBe(401);
+    await sql.query('insert into api_keys (id, account_id, hash, prefix, mode) values ($1, $2, $3, $4, $5)', [
+      ...Object.values(apiKeyRow(later, other.accountId)),
+    ]);
+    await b.ctx.store.changes.sync();
+    expect((await users(later)).status).toBe(200);
   });
 
   it('forgets a user deleted through another node', async () => {
@@ -347,10 +425,14 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
   it('reads through to the database while its listener is down, and caches again once it is back', async () => {
     await warm(b);
     const changes = b.ctx.store.changes;
-    // Kills every change listener: both nodes', as a network blip would.
-    await sql.query(
-      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'inlay-changes'",
+    // Kills both nodes' change listeners, as a network blip would: their connections are the ones whose last
+    // statement is the LISTEN or the listener's own notification (pool connections stay).
+    const { rowCount } = await sql.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where application_name = $1 and (query ilike 'listen %' or query ilike 'select pg_notify(%')`,
+      [NODES_APP],
     );
+    expect(rowCount).toBe(2);
     await expect.poll(() => changes.live, { timeout: 5_000, interval: 5 }).toBe(false);
     await sql.query('update workflows set name = $1 where id = $2', ['Renamed while deaf', s.workflowId]);
     const n = await counted(b, async () => {

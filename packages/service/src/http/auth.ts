@@ -16,32 +16,44 @@ export function bearer(header: string | undefined): string | undefined {
 
 /**
  * Resolves a bearer credential to a principal: API keys by hash, JWTs by signature. A looked-up key is kept
- * for 30 seconds at most, and dropped as soon as a change to API keys is announced, so a revoked key stops
- * working on every node at once.
+ * for 30 seconds at most, and dropped as soon as a change to its account's API keys is announced, so a revoked
+ * key stops working on every node at once.
  */
 export function createAuthenticator(ctx: AppContext) {
   const keyCache = new LRUCache<string, { accountId: string; apiKeyId: string } | false>({
     max: 10_000,
     ttl: 30_000,
   });
+  // Bumped by every change to keys: a lookup that was in flight across one may have read the row before it, so
+  // its answer is used but not kept (else a key revoked meanwhile would keep working for 30 s).
+  let keyEpoch = 0;
   ctx.onClose(
     ctx.store.changes.subscribe((change) => {
-      // Only a change to API keys (a key created, revoked or deleted, an account's keys cascading away with it)
-      // or one that may have missed some clears the cache: other tenants' writes, which are constant, leave it.
-      if (change.kind === 'keys' || change.kind === 'all') keyCache.clear();
+      if (change.kind === 'all' || change.kind === 'keys') keyEpoch++;
+      if (change.kind === 'all') keyCache.clear();
+      // A change to one account's keys (created, renamed, revoked, cascading away with the account) drops that
+      // account's keys and every unknown one (a new key may be one of them); other accounts' keys stay, since
+      // on a busy service some tenant is always creating a key.
+      else if (change.kind === 'keys') forgetKeysOf(change.accountId);
     }),
   );
+  function forgetKeysOf(accountId: string) {
+    const stale: string[] = [];
+    for (const [hash, hit] of keyCache.entries()) if (!hit || hit.accountId === accountId) stale.push(hash);
+    for (const hash of stale) keyCache.delete(hash);
+  }
 
   async function apiKey(key: string): Promise<Principal | undefined> {
     const hash = sha256(key);
     let hit = keyCache.get(hash);
     if (hit === undefined) {
+      const epoch = keyEpoch;
       const [row] = await ctx.db
         .select({ accountId: apiKeys.accountId, apiKeyId: apiKeys.id })
         .from(apiKeys)
         .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)));
       hit = row ?? false;
-      keyCache.set(hash, hit);
+      if (epoch === keyEpoch) keyCache.set(hash, hit);
     }
     if (!hit) return undefined;
     touch(hit.apiKeyId);
@@ -101,9 +113,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Requires an API key or a user JWT (or a console session, which acts as its API key). */
 export function authenticate(auth: Authenticator): RequestHandler {
-  return async (req: Request, _res: Response, next: NextFunction) => {
-    // The rate limiter may have resolved this same bearer already.
-    const principal = req.principal ?? (await auth.fromRequest(req));
+  const admit = (principal: Principal | undefined, req: Request, next: NextFunction) => {
     if (!principal) throw unauthorized();
     // A cookie rides along on any request the browser makes: writes must prove the console's page sent them.
     if (principal.kind === 'account' && principal.session && !SAFE_METHODS.has(req.method))
@@ -111,6 +121,11 @@ export function authenticate(auth: Authenticator): RequestHandler {
         throw forbidden(`A console session's writes need the ${CSRF_HEADER} header of the session`);
     req.principal = principal;
     next();
+  };
+  return (req: Request, _res: Response, next: NextFunction) => {
+    // The rate limiter may have resolved this same bearer already: then no promise is needed.
+    if (req.principal) return admit(req.principal, req, next);
+    return auth.fromRequest(req).then((principal) => admit(principal, req, next));
   };
 }
 
