@@ -252,12 +252,13 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
       const load = page.getByRole('button', { name: 'Load version 1 into the editor' });
       await press(page, load);
       await page.getByText('Version 1 is in the editor: saving publishes it as version 3.').waitFor();
+      // CodeMirror renders the lines in and near its viewport, measured after the first paint: until then the
+      // description (after the actions, in the stored key order) may not be in the page yet. Wait for it.
+      const editor = page.getByRole('textbox', { name: editorName });
       await expect
-        .poll(() => page.getByRole('textbox', { name: editorName }).textContent())
-        .not.toContain('deals');
-      expect(await page.getByRole('textbox', { name: editorName }).textContent()).toContain(
-        '"description": "Contacts in Acme"',
-      );
+        .poll(() => editor.textContent(), { timeout: 5_000 })
+        .toContain('"description": "Contacts in Acme"');
+      expect(await editor.textContent()).not.toContain('deals');
       await checkPage('version loaded into the editor');
       await press(page, save);
       await page.getByText('Saved version 3.').waitFor();

@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await seed();
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const { errors, checkPage } = watch(page, scheme);
+    const { errors, failed, checkPage } = watch(page, scheme);
     const requested: string[] = [];
     page.on('request', (r) => requested.push(new URL(r.url()).pathname + new URL(r.url()).search));
 
@@ -503,7 +503,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     expect((await fetch(`${origin}/executions`, { headers: { cookie } })).status).toBe(401);
 
     // The misspelt MCP restriction's 422 is the only error the browser logged.
-    expect(errors).toEqual([
+    expect(errors, failed.join('; ')).toEqual([
       'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
     ]);
     await context.close();
@@ -529,7 +529,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
       ).data;
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const { errors, checkPage } = watch(page, scheme);
+    const { errors, failed, checkPage } = watch(page, scheme);
     await page.goto(`${origin}/console/workflows`);
     await signIn(page, apiKey);
     await page.getByRole('heading', { name: 'Integrations' }).waitFor();
@@ -681,7 +681,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await checkPage('workflows after a workflow delete');
 
     // The refused deletes (409) and the refused create (422) are the only errors the browser logged.
-    expect(errors).toEqual([
+    expect(errors, failed.join('; ')).toEqual([
       expect.stringMatching(/status of 409/),
       expect.stringMatching(/status of 422/),
       expect.stringMatching(/status of 409/),
@@ -736,7 +736,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
 
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const { errors, checkPage } = watch(page, scheme);
+    const { errors, failed, checkPage } = watch(page, scheme);
     const requested: string[] = [];
     page.on('request', (r) => requested.push(r.url()));
     await page.goto(`${origin}/console/executions`);
@@ -747,7 +747,10 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
 
     // The workflow by name, and a day in UTC: the 30 runs of that day, 25 on the first page.
     const picker = page.getByLabel('Workflow');
-    expect(await picker.locator('option').allTextContents()).toEqual(['Any', 'Enrich lead', 'Archive lead']);
+    // The workflows list may answer after the runs: wait for its names.
+    await expect
+      .poll(() => picker.locator('option').allTextContents())
+      .toEqual(['Any', 'Enrich lead', 'Archive lead']);
     await choose(page, picker, 'Archive lead');
     // A datetime-local field takes its parts as typed: month, day, year, (next part) hours, minutes, AM/PM.
     const typeDateTime = async (label: string, keys: string[]) => {
@@ -819,7 +822,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     expect(await json('Step 1 output')).toEqual([[{ name: 'ADA' }]]);
     expect(await json('Step 2 output')).toEqual([[{ items: 3 }]]);
     await checkPage('execution detail with steps');
-    expect(errors).toEqual([]);
+    expect(errors, failed.join('; ')).toEqual([]);
     await context.close();
   });
 
@@ -828,7 +831,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await api('POST', '/users', { username: 'mia' });
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const { errors, checkPage } = watch(page, scheme);
+    const { errors, failed, checkPage } = watch(page, scheme);
     await page.goto(`${origin}/console/mcp-servers`);
     await signIn(page, apiKey);
     await page.getByRole('heading', { name: 'MCP servers', level: 1 }).waitFor();
@@ -947,7 +950,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await page.getByText('No MCP servers yet.').waitFor();
     await expect(client.listTools()).rejects.toThrow();
     await client.close();
-    expect(errors).toEqual([
+    expect(errors, failed.join('; ')).toEqual([
       'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
     ]);
     await context.close();

@@ -90,11 +90,16 @@ export async function seriousViolations(page: Page) {
 export const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-/** The page's console errors as they come, and a check of a page: axe, then no overflow at 1280 and 768 px. */
+/** The page's console errors and refused requests as they come, and a check of a page: axe, then no overflow at 1280 and 768 px. */
 export function watch(page: Page, scheme: string) {
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
+  // Chromium's console line for a refused request has no URL: these say which request it was.
+  const failed: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
   const checkPage = async (what: string) => {
     expect(await seriousViolations(page), `${what} (${scheme})`).toEqual([]);
     for (const width of [1280, 768]) {
@@ -103,7 +108,7 @@ export function watch(page: Page, scheme: string) {
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   };
-  return { errors, checkPage };
+  return { errors, failed, checkPage };
 }
 
 // Keyboard only: the helpers below reach a control the way a keyboard user does (Tab through the page's focus

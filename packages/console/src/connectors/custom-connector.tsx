@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDelete } from '../confirm-delete.tsx';
+import { forgetQueries } from '../forget-queries.ts';
 import { navigate } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { ErrorText, formatTime } from '../ui.tsx';
@@ -88,10 +89,10 @@ export function DeleteCustomConnector({ id, name }: { id: string; name: string }
         confirm="Delete connector"
         action={() => client.connectors.delete(id)}
         onDone={() => {
-          // A connector created again with the same id starts at version 1: none of these versions are its.
-          qc.removeQueries({ queryKey: ['connector-version', id] });
-          void qc.invalidateQueries({ queryKey: ['connectors'] });
           navigate('/connectors');
+          // A connector created again with the same id starts at version 1: none of these versions are its.
+          forgetQueries(qc, ['connector-version', id]);
+          void qc.invalidateQueries({ queryKey: ['connectors'] });
         }}
       >
         <p>Its users' connections and its OAuth app go with it. This cannot be undone.</p>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useMemo, useState } from 'react';
 import { ConfirmDelete } from '../confirm-delete.tsx';
 import { DefinitionEditor } from '../editor/definition-editor.tsx';
+import { forgetQueries } from '../forget-queries.ts';
 import { Link, navigate } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { ErrorText } from '../ui.tsx';
@@ -78,7 +79,7 @@ export function WorkflowDetail({ workflowId }: { workflowId: string }) {
           onDone={() => {
             // Off this page first: refetched here, the list would no longer hold the workflow.
             navigate('/workflows');
-            qc.removeQueries({ queryKey: ['definition', workflowId] });
+            forgetQueries(qc, ['definition', workflowId]);
             void qc.invalidateQueries({ queryKey: ['workflows'] });
           }}
         >
