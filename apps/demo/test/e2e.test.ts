@@ -521,9 +521,20 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
     expect(logs.map((l) => [l.status, l.trigger?.type])).toEqual([['succeeded', 'app']]);
 
     // The run opened the follow-up deal in the sandbox HubSpot.
-    await sandbox.reload();
+    expect(demo.sandbox.hubspot.deals.map((d) => (d.properties as { dealname?: string }).dealname)).toContain(
+      'Follow up with Grace Hopper (US Navy)',
+    );
+    // The sandbox page reloads itself every 3 s; a reload of ours could collide with its own ("Not attached to an
+    // active page"), so wait for its next one. A read during that navigation fails and is tried again.
     await expect
-      .poll(() => sandbox.locator('#hubspot-deals').textContent())
+      .poll(
+        () =>
+          sandbox
+            .locator('#hubspot-deals')
+            .textContent()
+            .catch(() => ''),
+        { timeout: 15_000 },
+      )
       .toContain('Follow up with Grace Hopper (US Navy)');
     await screenshot(sandbox, 'sandbox-hubspot-deal');
     await sandbox.close();

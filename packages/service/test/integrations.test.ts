@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, workflows } from '../src/store/schema.ts';
 import { seedAccount, slackDefinition, tokenFor } from './helpers/fixtures.ts';
+import { waitUntilBlockedBy } from './helpers/lock-wait.ts';
 import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
@@ -193,13 +194,7 @@ describe('DELETE /integrations/{integrationId}', () => {
           auth: s.apiKey,
           body: { integrationId: id, name: 'Late', definition: slackDefinition() },
         });
-        for (;;) {
-          const r = (await svc.db.execute(
-            sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-          )) as unknown as { rows: { n: number }[] };
-          if (r.rows[0]!.n > 0) break;
-          await new Promise((r) => setImmediate(r));
-        }
+        await waitUntilBlockedBy(svc.db, tx);
         await tx.delete(integrations).where(eq(integrations.id, id));
       });
       expectProblem(await created!, 422, 'unprocessable', 'body.integrationId', 'exists');

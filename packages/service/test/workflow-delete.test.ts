@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   executions,
@@ -9,6 +9,7 @@ import {
   workflowVersions,
 } from '../src/store/schema.ts';
 import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
+import { waitUntilBlockedBy } from './helpers/lock-wait.ts';
 import { expectProblem, onPostgres, type Reply, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
@@ -54,17 +55,6 @@ const rowsOf = async (id: string) => ({
   workflow: await svc.db.select().from(workflows).where(eq(workflows.id, id)),
   versions: await svc.db.select().from(workflowVersions).where(eq(workflowVersions.workflowId, id)),
 });
-
-/** Returns once a connection of this database waits on a lock (the racing request has reached it). */
-async function waitForALockWait() {
-  for (;;) {
-    const r = (await svc.db.execute(
-      sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    )) as unknown as { rows: { n: number }[] };
-    if (r.rows[0]!.n > 0) return;
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 const listed = async () =>
   (await svc.call('GET', '/account/workflows', { auth: s.apiKey })).body.data.map((w: any) => w.workflowId);
@@ -207,7 +197,7 @@ describe('DELETE /workflows/{workflowId}', () => {
           auth: s.apiKey,
           body: { userId: carol, workflowIds: [id], credentialIds: {}, values: [] },
         });
-        await waitForALockWait();
+        await waitUntilBlockedBy(svc.db, tx);
         await tx.delete(workflows).where(eq(workflows.id, id));
       });
       expectProblem(await installed!, 422, 'unprocessable', 'body.workflowIds[0]', 'exists');
@@ -241,7 +231,7 @@ describe('DELETE /workflows/{workflowId}', () => {
           triggerType: 'manual',
         });
         deleted = svc.call('DELETE', `/workflows/${id}`, { auth: s.apiKey });
-        await waitForALockWait();
+        await waitUntilBlockedBy(svc.db, tx);
       });
       const r = await deleted!;
       expectProblem(r, 409, 'conflict', 'path.workflowId', 'in_use');
