@@ -11,7 +11,7 @@ import { mcpTarget } from './suites/read-path-mcp.ts';
 /**
  * Where one endpoint's CPU goes, per request: the service process, its PostgreSQL backends (on PostgreSQL) and
  * the bare handler serving the same bytes, in alternating rounds (`pnpm bench:cpu-split --endpoint logs|mcp-list
- * [--store pglite] [--rounds 4] [--seconds 3]`). CPU time per request is the figure a busy machine moves least.
+ * [--store pglite] [--limiter off] [--log-pages off|entries] [--rounds 4] [--seconds 3]`). CPU time per request is the figure a busy machine moves least.
  */
 const { values } = parseArgs({
   options: {
@@ -19,6 +19,10 @@ const { values } = parseArgs({
     store: { type: 'string', default: 'postgres' },
     seconds: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '4' },
+    // As deployed; `off` for none (what the limiter costs, side by side with `on`).
+    limiter: { type: 'string', default: 'on' },
+    // What the service keeps of log pages (`on` as deployed; `off`: every page composed whole by the database).
+    'log-pages': { type: 'string', default: 'on' },
     // Keep the PostgreSQL database (its URL is printed), to look at the statements afterwards.
     keep: { type: 'boolean', default: false },
   },
@@ -27,7 +31,7 @@ const databaseUrl = values.store === 'postgres' ? await freshBenchDatabase('_cpu
 const env = databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' };
 const svc = await startChild<{ url: string; apiKey: string; userId: string; workflowId: string }>(
   'servers/service.ts',
-  ['--limiter', 'on'],
+  ['--limiter', values.limiter!, '--log-pages', values['log-pages']!],
   env,
 );
 const { url, apiKey, userId, workflowId } = svc.info;

@@ -20,7 +20,8 @@ const { values } = parseArgs({
     top: { type: 'string', default: '30' },
     // As deployed: the default limiter (batched shared counters, quota out of reach); `off` for none.
     limiter: { type: 'string', default: 'on' },
-    // `off`: keep no log pages, so `--endpoint logs` profiles the page composed on every request.
+    // `off`: keep no log pages or entries, so `--endpoint logs` profiles the page composed on every request;
+    // `entries`: keep entries only, so it profiles the page assembled from them.
     'log-pages': { type: 'string', default: 'on' },
   },
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import type { Measurement } from './report.ts';
 
 export interface LoadResult {
   rps: number;
@@ -74,18 +75,27 @@ const median = (xs: number[]) => {
 
 /**
  * Measures a subject and its baseline in alternating rounds and keeps the median of each, so a burst of
- * other work on the machine lands on both sides rather than on one.
+ * other work on the machine lands on both sides rather than on one. Which side goes first alternates too (ABBA),
+ * so whatever the first of two back-to-back loads pays (a GC the previous one left, autovacuum starting) is not
+ * always paid by the subject. `ratio` is the median of each round's subject-to-baseline throughput: two loads a
+ * few seconds apart share the machine's state, so a slow drift across rounds cancels within each pair.
  */
 export async function compare(
   subject: LoadOptions,
   baseline: LoadOptions,
   rounds: number,
-): Promise<{ subject: LoadResult; baseline: LoadResult }> {
+): Promise<{ subject: LoadResult; baseline: LoadResult; ratio: number }> {
   const a: LoadResult[] = [];
   const b: LoadResult[] = [];
   for (let i = 0; i < rounds; i++) {
-    a.push(await load({ ...subject, warmup: i === 0 }));
-    b.push(await load({ ...baseline, warmup: i === 0 }));
+    const warmup = i === 0;
+    if (i % 2 === 0) {
+      a.push(await load({ ...subject, warmup }));
+      b.push(await load({ ...baseline, warmup }));
+    } else {
+      b.push(await load({ ...baseline, warmup }));
+      a.push(await load({ ...subject, warmup }));
+    }
   }
   const pick = (rs: LoadResult[]): LoadResult => ({
     rps: Math.round(median(rs.map((r) => r.rps))),
@@ -96,5 +106,31 @@ export async function compare(
     non2xx: rs.reduce((s, r) => s + r.non2xx, 0),
     cpuMs: rs.every((r) => r.cpuMs !== undefined) ? median(rs.map((r) => r.cpuMs!)) : undefined,
   });
-  return { subject: pick(a), baseline: pick(b) };
+  const ratio = median(a.map((r, i) => (b[i]!.rps ? r.rps / b[i]!.rps : 0)));
+  return { subject: pick(a), baseline: pick(b), ratio };
+}
+
+/**
+ * The service's CPU per request beside its baseline's, as a measurement (none when either pid was unknown): the
+ * figure a busy machine moves least.
+ */
+export function cpuPerRequest(
+  suite: string,
+  name: string,
+  subject: LoadResult,
+  baseline: LoadResult,
+  note = 'steadier than req/s on a busy machine',
+): Measurement[] {
+  if (subject.cpuMs === undefined || baseline.cpuMs === undefined) return [];
+  return [
+    {
+      suite,
+      name,
+      value: subject.cpuMs,
+      unit: 'ms',
+      baseline: baseline.cpuMs,
+      ratio: baseline.cpuMs ? subject.cpuMs / baseline.cpuMs : undefined,
+      note,
+    },
+  ];
 }

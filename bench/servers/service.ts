@@ -12,7 +12,9 @@ const { values } = parseArgs({
     history: { type: 'string' },
     // `on`: the default limiter (batched shared counters) with a quota no bench reaches; `off`: no limiter.
     limiter: { type: 'string', default: 'off' },
-    // `off`: keep no log pages, so every logs request is composed by the database (the read path's cache miss).
+    // `off`: keep no log pages and no entries, so every logs request is composed by the database (a cold page);
+    // `entries`: keep entries only, so every logs request is assembled from kept entries (a page that changed);
+    // `cold`: keep no pages and room for no entry, so every request takes a default service's first-view path.
     'log-pages': { type: 'string', default: 'on' },
     // Serve a database another process seeded.
     'serve-only': { type: 'boolean', default: false },
@@ -29,7 +31,12 @@ const loaded = loadConfig({
   INLAY_RATE_LIMIT_PER_USER: quota,
   LOG_LEVEL: 'silent',
 });
-const config = values['log-pages'] === 'off' ? { ...loaded, logPagesBytes: 0 } : loaded;
+const keeping = values['log-pages'];
+const config = {
+  ...loaded,
+  ...(keeping === 'on' ? {} : { logPagesBytes: 0 }),
+  ...(keeping === 'off' ? { logEntriesBytes: 0 } : keeping === 'cold' ? { logEntriesBytes: 1 } : {}),
+};
 const app = await createApp(config);
 const server = await listen(app, 0, '127.0.0.1');
 const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -58,6 +58,7 @@ export async function history(opts: { quick: boolean }): Promise<Measurement[]> 
   }
   let a: LoadResult;
   let b: LoadResult;
+  let throughputRatio: number;
   const sa: number[] = [];
   const sb: number[] = [];
   // The console's account-wide explorer: first page, a sparse status filter, and a page deep in the history.
@@ -65,7 +66,11 @@ export async function history(opts: { quick: boolean }): Promise<Measurement[]> 
   const ex: Record<string, [number[], number[]]> = { all: [[], []], failed: [[], []], deep: [[], []] };
   try {
     // Both services up at once, measured in alternating rounds: the ratio compares like with like.
-    ({ subject: b, baseline: a } = await compare(
+    ({
+      subject: b,
+      baseline: a,
+      ratio: throughputRatio,
+    } = await compare(
       { url: b0.url, headers: b0.headers, seconds, pid: b0.svc.proc.pid },
       { url: a0.url, headers: a0.headers, seconds, pid: a0.svc.proc.pid },
       rounds,
@@ -195,7 +200,7 @@ export async function history(opts: { quick: boolean }): Promise<Measurement[]> 
       value: b.rps,
       unit: 'req/s',
       baseline: a.rps,
-      ratio: b.rps / a.rps,
+      ratio: throughputRatio,
     },
   ];
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compare } from '../lib/load.ts';
+import { compare, cpuPerRequest } from '../lib/load.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
 
@@ -65,7 +65,7 @@ export async function mcpPaths(opts: {
     for (const [name, rpc] of Object.entries(calls)) {
       const path = `/${encodeURIComponent(name)}`;
       const body = JSON.stringify(rpc);
-      const { subject, baseline } = await compare(
+      const { subject, baseline, ratio } = await compare(
         { url: endpoint, method: 'POST', headers, body, seconds: opts.seconds, pid: opts.pid },
         {
           url: `${bare.info.url}${path}`,
@@ -87,7 +87,7 @@ export async function mcpPaths(opts: {
           value: subject.rps,
           unit: 'req/s',
           baseline: baseline.rps,
-          ratio: subject.rps / baseline.rps,
+          ratio,
           note: size,
           ...(opts.target && name === 'MCP tools/list'
             ? {
@@ -100,19 +100,7 @@ export async function mcpPaths(opts: {
               }
             : {}),
         },
-        ...(subject.cpuMs !== undefined && baseline.cpuMs !== undefined
-          ? [
-              {
-                suite: opts.suite,
-                name: `${name} service CPU per request`,
-                value: subject.cpuMs,
-                unit: 'ms',
-                baseline: baseline.cpuMs,
-                ratio: baseline.cpuMs ? subject.cpuMs / baseline.cpuMs : undefined,
-                note: 'steadier than req/s on a busy machine',
-              },
-            ]
-          : []),
+        ...cpuPerRequest(opts.suite, `${name} service CPU per request`, subject, baseline),
         {
           suite: opts.suite,
           name: `${name} p50`,
