@@ -25,20 +25,44 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 }
 
 /**
- * Resolves once `predicate` sees a line on stdout or stderr; rejects after `ms` (a cold `tsx` start with PGlite's
- * migrations took over 30 s at load average 8 in CI; the test itself has 90 s).
+ * Resolves once `predicate` sees a whole line on stdout or stderr; rejects after `ms` (a cold `tsx` start with
+ * PGlite's migrations took over 30 s at load average 8 in CI; the test itself has 90 s), quoting the last lines
+ * the child printed. A pipe may hand over a long line (a logged error: several kB) in pieces, so each stream's
+ * unfinished line waits for the rest.
  */
 export function waitForOutput(child: ChildProcess, predicate: (line: string) => boolean, ms = 75_000) {
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('timed out waiting for output')), ms);
-    const onData = (d: Buffer) => {
-      for (const line of d.toString().split('\n'))
-        if (predicate(line)) {
-          clearTimeout(timer);
-          resolve(line);
+    const seen: string[] = [];
+    const streams = [child.stdout!, child.stderr!];
+    const listeners = streams.map((stream) => {
+      let partial = '';
+      const onData = (d: Buffer) => {
+        const lines = (partial + d.toString()).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) {
+          seen.push(line);
+          if (seen.length > 20) seen.shift();
+          if (predicate(line)) return done(() => resolve(line));
         }
+      };
+      stream.on('data', onData);
+      return onData;
+    });
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      for (const [i, stream] of streams.entries()) stream.off('data', listeners[i]!);
+      settle();
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    const timer = setTimeout(
+      () =>
+        done(() =>
+          reject(
+            new Error(
+              `timed out waiting for output; the last lines were:\n${seen.map((l) => l.slice(0, 300)).join('\n')}`,
+            ),
+          ),
+        ),
+      ms,
+    );
   });
 }
