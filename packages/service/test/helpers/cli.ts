@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
@@ -35,9 +36,11 @@ export function waitForOutput(child: ChildProcess, predicate: (line: string) => 
     const seen: string[] = [];
     const streams = [child.stdout!, child.stderr!];
     const listeners = streams.map((stream) => {
+      // A piece may also end inside a character (the log's `…` is three bytes).
+      const decoder = new StringDecoder('utf8');
       let partial = '';
       const onData = (d: Buffer) => {
-        const lines = (partial + d.toString()).split('\n');
+        const lines = (partial + decoder.write(d)).split('\n');
         partial = lines.pop()!;
         for (const line of lines) {
           seen.push(line);
