@@ -17,8 +17,10 @@ export function serializeError(err: unknown): unknown {
   // The frames only: the stack's first lines repeat the message, parameters included.
   const frames = (err.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
   bare.stack = [`${bare.name}: ${bare.message}`, ...frames].join('\n');
-  // pino names an error by its constructor.
-  return { ...pino.stdSerializers.err(bare), type: bare.name };
+  // pino names an error by its constructor. The cause's code (`ECONNREFUSED`, `57P01`) is kept, not its detail,
+  // which can quote a value (a unique violation's key).
+  const code = (err.cause as { code?: unknown } | undefined)?.code;
+  return { ...pino.stdSerializers.err(bare), type: bare.name, ...(typeof code === 'string' && { code }) };
 }
 
 /** Structured logs; credential-shaped fields are censored wherever they appear. */

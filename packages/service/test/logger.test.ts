@@ -32,6 +32,7 @@ describe('the logger', () => {
     expect(line.length).toBeLessThan(4096);
     const logged = lines[0]!.err as Record<string, string>;
     expect(logged.type).toBe('DrizzleQueryError');
+    expect(logged.code).toBe('ECONNREFUSED');
     expect(logged.message).toBe(
       'Failed query: insert into execution_steps (execution_id, data) values ($1, $2): connect ECONNREFUSED 127.0.0.1:5432',
     );
@@ -53,6 +54,8 @@ describe('the logger', () => {
     logger.warn({ err }, 'failed');
     const message = (lines[0]!.err as { message: string }).message;
     expect(message).toBe(`Failed query: ${`select ${'a, '.repeat(200)}`.slice(0, 160)}…`);
+    // No cause, so no code.
+    expect(lines[0]!.err).not.toHaveProperty('code');
   });
 
   it('logs any other error as pino does, own fields included', () => {
