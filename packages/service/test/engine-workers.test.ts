@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../src/store/schema.ts';
-import { runCli, spawnCli, waitForOutput } from './helpers/cli.ts';
+import { onLines, runCli, spawnCli, waitForOutput } from './helpers/cli.ts';
 import { install, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
 import { createUser } from './helpers/fixtures.ts';
 import { privateDatabase } from './helpers/private-database.ts';
@@ -46,17 +46,11 @@ function startWorker(databaseUrl: string): Worker {
     LOG_LEVEL: 'info',
   });
   const finished: string[] = [];
-  let buf = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buf += d.toString();
-    const lines = buf.split('\n');
-    buf = lines.pop()!;
-    for (const line of lines) {
-      try {
-        const j = JSON.parse(line);
-        if (j.msg === 'execution finished') finished.push(j.executionId);
-      } catch {}
-    }
+  onLines(child.stdout!, (line) => {
+    try {
+      const j = JSON.parse(line);
+      if (j.msg === 'execution finished') finished.push(j.executionId);
+    } catch {}
   });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return { child, finished, exited };

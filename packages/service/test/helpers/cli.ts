@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 
@@ -26,36 +27,45 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 }
 
 /**
+ * Calls `onLine` with each whole line `stream` prints, until the returned function stops it. A pipe may hand over
+ * a long line (a logged error: several kB) in pieces, even inside a character (the log's `…` is three bytes), so
+ * an unfinished line waits for the rest.
+ */
+export function onLines(stream: Readable, onLine: (line: string) => void): () => void {
+  const decoder = new StringDecoder('utf8');
+  let partial = '';
+  const onData = (d: Buffer) => {
+    const lines = (partial + decoder.write(d)).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) onLine(line);
+  };
+  stream.on('data', onData);
+  return () => stream.off('data', onData);
+}
+
+/**
  * Resolves once `predicate` sees a whole line on stdout or stderr; rejects after `ms` (a cold `tsx` start with
  * PGlite's migrations took over 30 s at load average 8 in CI; the test itself has 90 s), quoting the last lines
- * the child printed. A pipe may hand over a long line (a logged error: several kB) in pieces, so each stream's
- * unfinished line waits for the rest.
+ * the child printed.
  */
 export function waitForOutput(child: ChildProcess, predicate: (line: string) => boolean, ms = 75_000) {
   return new Promise<string>((resolve, reject) => {
     const seen: string[] = [];
-    const streams = [child.stdout!, child.stderr!];
-    const listeners = streams.map((stream) => {
-      // A piece may also end inside a character (the log's `…` is three bytes).
-      const decoder = new StringDecoder('utf8');
-      let partial = '';
-      const onData = (d: Buffer) => {
-        const lines = (partial + decoder.write(d)).split('\n');
-        partial = lines.pop()!;
-        for (const line of lines) {
-          seen.push(line);
-          if (seen.length > 20) seen.shift();
-          if (predicate(line)) return done(() => resolve(line));
-        }
-      };
-      stream.on('data', onData);
-      return onData;
-    });
+    let settled = false;
     const done = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      for (const [i, stream] of streams.entries()) stream.off('data', listeners[i]!);
+      for (const stop of stops) stop();
       settle();
     };
+    const stops = [child.stdout!, child.stderr!].map((stream) =>
+      onLines(stream, (line) => {
+        seen.push(line);
+        if (seen.length > 20) seen.shift();
+        if (predicate(line)) done(() => resolve(line));
+      }),
+    );
     const timer = setTimeout(
       () =>
         done(() =>
