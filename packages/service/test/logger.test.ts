@@ -44,6 +44,33 @@ describe('the logger', () => {
     expect(lines[0]).toMatchObject({ executionId: 'e1', msg: 'execution crashed' });
   });
 
+  it("withholds the parameters of a failed query that is another error's cause, and leaves the error as it was", () => {
+    const { lines, logger } = capture();
+    const params = ['sealed-value-of-a-user', 'y'.repeat(20_000)];
+    const query = new DrizzleQueryError(
+      'update executions set status = $1 where id = $2',
+      params,
+      new Error('57P01'),
+    );
+    class RunCrashed extends Error {}
+    const err = Object.assign(new RunCrashed('run e1 crashed', { cause: query }), { executionId: 'e1' });
+    logger.error({ err }, 'execution crashed');
+
+    const line = JSON.stringify(lines[0]);
+    for (const p of params) expect(line).not.toContain(p.slice(0, 40));
+    const logged = lines[0]!.err as Record<string, unknown>;
+    expect(logged).toMatchObject({ type: 'RunCrashed', executionId: 'e1' });
+    expect(logged.message).toBe(
+      'run e1 crashed: Failed query: update executions set status = $1 where id = $2: 57P01',
+    );
+    expect(logged.stack).toMatch(
+      /^Error: run e1 crashed\n\s+at [\s\S]*caused by: DrizzleQueryError: Failed query: update/,
+    );
+    // The logged error is a copy: the caller's still holds the failed query, parameters and all.
+    expect(err.cause).toBe(query);
+    expect(query.params).toEqual(params);
+  });
+
   it('shortens a long statement to 160 characters', () => {
     const { lines, logger } = capture();
     const err = new DrizzleQueryError(
