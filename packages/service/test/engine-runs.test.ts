@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { connectorUuid } from '@inlay/connectors';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredExecutions } from '../src/engine/retention.ts';
+import { purgeExpired } from '../src/engine/retention.ts';
 import { RunStore } from '../src/engine/runs.ts';
-import { executionSteps, executions } from '../src/store/schema.ts';
+import { executionSteps, executions, webhookDeliveries, webhookEndpoints } from '../src/store/schema.ts';
 import { install, logsOf, publish, waitForRuns } from './helpers/engine.ts';
 import { createUser, insertExecutions } from './helpers/fixtures.ts';
 import { onPostgres, type Service, startService } from './helpers/service.ts';
@@ -207,8 +207,8 @@ describe('retention', () => {
       startedAt: new Date('2020-01-01T00:00:00.000Z'),
     });
     // "Now" is 2020-02-15: other tests' rows (later dates) are out of reach even on a shared database.
-    const deleted = await purgeExpiredExecutions(svc.db, 30, 2, Date.parse('2020-02-15T00:00:00.000Z'));
-    expect(deleted).toBe(3);
+    const purged = await purgeExpired(svc.db, 30, 2, Date.parse('2020-02-15T00:00:00.000Z'));
+    expect(purged.executions).toBe(3);
     const left = await svc.db
       .select({ id: executions.id })
       .from(executions)
@@ -257,7 +257,7 @@ describe('retention', () => {
       (await svc.db.select({ id: executions.id }).from(executions).where(inArray(executions.id, ids)))
         .map((r) => r.id)
         .sort();
-    expect(await purgeExpiredExecutions(svc.db, 30, 1000, now)).toBeGreaterThanOrEqual(2);
+    expect((await purgeExpired(svc.db, 30, 1000, now)).executions).toBeGreaterThanOrEqual(2);
     expect(await left(all)).toEqual(
       [...shortRuns.threeDaysOld, ...standardRuns.tenDaysOld, ...standardRuns.threeDaysOld].sort(),
     );
@@ -269,13 +269,74 @@ describe('retention', () => {
     });
     expect(reset.body.data).toMatchObject({ logRetentionDays: 30, ownLogRetention: false });
     const again = await insertExecutions(svc.db, shortRuns.s, 1, now - 10 * day);
-    await purgeExpiredExecutions(svc.db, 30, 1000, now);
+    await purgeExpired(svc.db, 30, 1000, now);
     expect(await left(again)).toEqual(again);
     // A service retention lowered below an account's own setting wins: 5 days sweeps the 10-day-old run.
     await svc.call('PUT', '/settings', { auth: short.apiKey, body: { logRetentionDays: 20 } });
-    await purgeExpiredExecutions(svc.db, 5, 1000, now);
+    await purgeExpired(svc.db, 5, 1000, now);
     expect(await left(again)).toEqual([]);
     await svc.db.delete(executions).where(inArray(executions.id, all));
+  });
+
+  it("purges an account's settled webhook deliveries older than its retention; pending and recent ones stay", async () => {
+    // "Now" is 2020-04-15: other tests' deliveries (later dates) are out of reach even on a shared database.
+    const now = Date.parse('2020-04-15T00:00:00.000Z');
+    const day = 86_400_000;
+    const short = await svc.account('delivery-retention-short');
+    const standard = await svc.account('delivery-retention-standard');
+    await svc.call('PUT', '/settings', { auth: short.apiKey, body: { logRetentionDays: 7 } });
+    const deliveries = async (a: { accountId: string }) => {
+      const endpointId = randomUUID();
+      await svc.db.insert(webhookEndpoints).values({
+        id: endpointId,
+        accountId: a.accountId,
+        url: 'http://127.0.0.1:9/hook',
+        events: ['execution.failed'],
+        secretSealed: 'sealed',
+        keyId: 'k',
+      });
+      const row = (status: 'pending' | 'delivered' | 'failed', ageDays: number) => ({
+        id: `msg_${randomUUID().replace(/-/g, '')}`,
+        endpointId,
+        accountId: a.accountId,
+        event: 'execution.failed',
+        payload: { type: 'execution.failed', data: {} },
+        status,
+        attempts: status === 'pending' ? 0 : 1,
+        createdAt: new Date(now - ageDays * day),
+      });
+      const rows = {
+        delivered10: row('delivered', 10),
+        failed10: row('failed', 10),
+        pending10: row('pending', 10),
+        delivered3: row('delivered', 3),
+        delivered40: row('delivered', 40),
+      };
+      await svc.db.insert(webhookDeliveries).values(Object.values(rows));
+      return { endpointId, ids: Object.fromEntries(Object.entries(rows).map(([k, r]) => [k, r.id])) };
+    };
+    const s = await deliveries(short);
+    const t = await deliveries(standard);
+    const left = async (endpointId: string) =>
+      (
+        await svc.db
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.endpointId, endpointId))
+      )
+        .map((r) => r.id)
+        .sort();
+
+    // A batch of 1, so the loop has to come back for each.
+    const purged = await purgeExpired(svc.db, 30, 1, now);
+    expect(purged.deliveries).toBeGreaterThanOrEqual(4);
+    // "short" keeps 7 days of settled deliveries; the pending one waits to settle, whatever its age.
+    expect(await left(s.endpointId)).toEqual([s.ids.pending10, s.ids.delivered3].sort());
+    // "standard" keeps the service's 30 days.
+    expect(await left(t.endpointId)).toEqual(
+      [t.ids.delivered10, t.ids.failed10, t.ids.pending10, t.ids.delivered3].sort(),
+    );
+    await svc.db.delete(webhookEndpoints).where(inArray(webhookEndpoints.id, [s.endpointId, t.endpointId]));
   });
 
   // On PostgreSQL the test database is shared by every test file: a real purge there would delete their rows.

@@ -7,7 +7,7 @@ import { Loop } from './loop.ts';
 import { MemoryQueue } from './memory-queue.ts';
 import { PgBossQueue } from './pgboss-queue.ts';
 import type { RunQueue } from './queue.ts';
-import { purgeExpiredExecutions } from './retention.ts';
+import { type Purged, purgeExpired } from './retention.ts';
 import { summarizeRuns } from './run-summary.ts';
 import { loadRunParts, type RunnerContext, type RunOutcome, runExecution } from './runner.ts';
 import { type ExecutionRow, type NewRun, RunLost, RunStore } from './runs.ts';
@@ -124,11 +124,12 @@ export class Engine {
   /** Hands runs created in a caller's transaction to the queue (after it committed). */
   dispatch = (ids: string[]): Promise<void> => this.#dispatch(ids);
 
-  async purge(): Promise<number> {
-    const n = await purgeExpiredExecutions(this.ctx.db, this.ctx.config.logRetentionDays);
-    if (n)
-      this.ctx.logger.info({ deleted: n, days: this.ctx.config.logRetentionDays }, 'purged old executions');
-    return n;
+  async purge(): Promise<Purged> {
+    const days = this.ctx.config.logRetentionDays;
+    const purged = await purgeExpired(this.ctx.db, days);
+    if (purged.executions || purged.deliveries)
+      this.ctx.logger.info({ ...purged, days }, 'purged old runs and deliveries');
+    return purged;
   }
 
   /** Runs one execution if it can be claimed: a deleted, finished or already-taken run is skipped. */

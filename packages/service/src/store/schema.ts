@@ -481,6 +481,10 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_failing_idx')
       .on(t.accountId, t.seq)
       .where(sql`${t.status} = 'failed' or (${t.status} = 'pending' and ${t.attempts} > 0)`),
+    // Retention: an account's settled deliveries older than its retention, oldest first.
+    index('webhook_deliveries_settled_idx')
+      .on(t.accountId, t.createdAt)
+      .where(sql`${t.status} in ('delivered', 'failed')`),
   ],
 );
 

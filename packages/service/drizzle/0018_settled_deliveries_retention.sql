@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_settled_idx" ON "webhook_deliveries" USING btree ("account_id","created_at") WHERE "webhook_deliveries"."status" in ('delivered', 'failed');
