@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import { retentionOf } from '../accounts/settings.ts';
+import { deleteInBatches } from '../store/delete-in-batches.ts';
 import { accounts, executions } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
 import { purgeSettledDeliveries } from '../webhooks/delivery-retention.ts';
@@ -13,10 +14,9 @@ export interface Purged {
 
 /**
  * Deletes what is older than its account's retention: finished executions (their steps cascade) that started
- * before it, and settled webhook deliveries queued before it. Account by account in batches, so an index serves
- * each batch and no statement holds many locks. An account keeps them `days` (the service's
- * INLAY_LOG_RETENTION_DAYS), or fewer when it set its own (`PUT /settings {logRetentionDays}`). Rows another
- * purger holds are skipped.
+ * before it, and settled webhook deliveries queued before it; account by account, in batches each served by an
+ * index. An account keeps them `days` (the service's INLAY_LOG_RETENTION_DAYS), or fewer when it set its own
+ * (`PUT /settings {logRetentionDays}`).
  */
 export async function purgeExpired(db: Db, days: number, batch = 1000, now = Date.now()): Promise<Purged> {
   const owners = await db.select({ id: accounts.id, own: accounts.logRetentionDays }).from(accounts);
@@ -30,26 +30,11 @@ export async function purgeExpired(db: Db, days: number, batch = 1000, now = Dat
 }
 
 /** The account's finished executions that started before `cutoff`, by the `(account_id, started_at)` index. */
-async function purgeExecutions(db: Db, accountId: string, cutoff: Date, batch: number) {
-  let deleted = 0;
-  for (;;) {
-    const expired = db
-      .select({ id: executions.id })
-      .from(executions)
-      .where(
-        and(
-          eq(executions.accountId, accountId),
-          lt(executions.startedAt, cutoff),
-          inArray(executions.status, ['succeeded', 'failed']),
-        ),
-      )
-      .limit(batch)
-      .for('update', { skipLocked: true });
-    const gone = await db
-      .delete(executions)
-      .where(inArray(executions.id, expired))
-      .returning({ id: executions.id });
-    deleted += gone.length;
-    if (gone.length < batch) return deleted;
-  }
+function purgeExecutions(db: Db, accountId: string, cutoff: Date, batch: number) {
+  const expired = and(
+    eq(executions.accountId, accountId),
+    lt(executions.startedAt, cutoff),
+    inArray(executions.status, ['succeeded', 'failed']),
+  );
+  return deleteInBatches(db, executions, executions.id, expired, batch);
 }
