@@ -3,6 +3,7 @@ import type {
   AccountCredentialsQuery,
   AccountExecution,
   AccountSettings,
+  AccountWebhookDeliveriesPage,
   AccountWebhookDelivery,
   ApiKey,
   Connector,
@@ -56,6 +57,9 @@ export interface ServerClientOptions extends TransportOptions {
 }
 
 type Data<T> = { data: T };
+
+/** A contract query whose `limit` is text (query strings are) taken as a number too, as the other lists take it. */
+type NumericLimit<Q extends { limit?: string }> = Omit<Q, 'limit'> & { limit?: number | string };
 
 const unwrap = <T>(p: Promise<Data<T>>) => p.then((r) => r.data);
 
@@ -199,12 +203,15 @@ export function serverRoutes(r: Request) {
     },
     webhookDeliveries: {
       /** `GET /webhook-deliveries`: every endpoint's latest deliveries, newest first (`{status: 'failing'}`). */
-      list: (q: WebhookDeliveriesQuery = {}, o?: CallOptions) =>
+      list: (q: NumericLimit<WebhookDeliveriesQuery> = {}, o?: CallOptions) =>
         unwrap(r<Data<AccountWebhookDelivery[]>>('GET', '/webhook-deliveries', { ...o, query: q })),
+      /** `GET /webhook-deliveries` as a page: `{data, nextCursor}`; pass `nextCursor` back as `cursor`. */
+      page: (q: NumericLimit<WebhookDeliveriesQuery> = {}, o?: CallOptions) =>
+        r<AccountWebhookDeliveriesPage>('GET', '/webhook-deliveries', { ...o, query: q }),
     },
     executions: {
       /** `GET /executions`: every user's runs, newest first; pass `nextCursor` back as `cursor`. */
-      list: (q: ExecutionsQuery = {}, o?: CallOptions) =>
+      list: (q: NumericLimit<ExecutionsQuery> = {}, o?: CallOptions) =>
         r<ExecutionsPage>('GET', '/executions', { ...o, query: q }),
       /** `GET /executions/{executionId}`: one run of any user, with its steps. */
       get: (executionId: string, o?: CallOptions) =>

@@ -170,6 +170,16 @@ describe('createServerClient against the real service', () => {
     const err = await api.settings.put({ allowedOrigins: ['javascript:x'] }).catch((e: unknown) => e);
     expect((err as InlayError).errors[0]?.field).toBe('body.allowedOrigins[0]');
   });
+
+  it('pages the account webhook deliveries, its filters and cursor sent as query parameters', async () => {
+    // A new account has none: one empty page, and no cursor to a next one.
+    expect(await api.webhookDeliveries.page({ status: 'failing', limit: 1 })).toEqual({ data: [] });
+    expect(await api.webhookDeliveries.page({ webhookEndpointId: randomUUID() })).toEqual({ data: [] });
+    const err = await api.webhookDeliveries.page({ cursor: 'not-a-cursor' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InlayError);
+    expect((err as InlayError).status).toBe(400);
+    expect((err as InlayError).errors[0]?.field).toBe('query.cursor');
+  });
 });
 
 describe('errors', () => {

@@ -59,7 +59,7 @@ import { AccountSettings, UpdateAccountSettingsBody } from './settings.ts';
 import { Jwks, UserToken } from './tokens.ts';
 import { CreateUserBody, CreateUserResponse, UpdateUserBody, User, UsersQuery } from './users.ts';
 import {
-  AccountWebhookDelivery,
+  AccountWebhookDeliveriesPage,
   CreateWebhookEndpointBody,
   CreateWebhookEndpointResponse,
   WebhookDeliveriesQuery,
@@ -1092,11 +1092,11 @@ const ops: Record<string, Record<string, Op>> = {
     get: {
       id: 'listAccountWebhookDeliveries',
       summary:
-        'The latest deliveries to every endpoint of the account, newest first, in one request (`status=failing`: those that need looking at)',
+        "The deliveries to every endpoint of the account (or one, `webhookEndpointId`), newest first, in one request (`status=failing`: those that need looking at); keyset pages (`cursor` is the previous page's `nextCursor`)",
       tag: 'Webhooks',
       auth: 'key',
       query: WebhookDeliveriesQuery,
-      ok: listOf(AccountWebhookDelivery),
+      ok: AccountWebhookDeliveriesPage,
       notFound: false,
     },
   },

@@ -78,6 +78,8 @@ export const WebhookDeliveriesQuery = z
         description:
           '`failing`: failed for good, or pending after at least one failed attempt; `pending`, `delivered`, `failed`: in that state. All by default',
       }),
+    webhookEndpointId: Uuid.optional().meta({ description: "Only this endpoint's deliveries" }),
+    cursor: z.string().max(200).optional().meta({ description: 'The `nextCursor` of the previous page' }),
     limit: intQuery('limit', 1, WEBHOOK_DELIVERIES_MAX, 50),
   })
   .strict();
@@ -89,6 +91,18 @@ export const AccountWebhookDelivery = WebhookDelivery.extend({
   url: z.string().meta({ description: "The endpoint's URL" }),
 }).meta({ id: 'AccountWebhookDelivery' });
 export type AccountWebhookDelivery = z.infer<typeof AccountWebhookDelivery>;
+
+/** `GET /webhook-deliveries`: one page, newest first, by keyset. */
+export const AccountWebhookDeliveriesPage = z
+  .object({
+    data: z.array(AccountWebhookDelivery),
+    nextCursor: z
+      .string()
+      .optional()
+      .meta({ description: 'Pass as `cursor` for the next (older) page; absent on the last page' }),
+  })
+  .meta({ id: 'AccountWebhookDeliveriesPage' });
+export type AccountWebhookDeliveriesPage = z.infer<typeof AccountWebhookDeliveriesPage>;
 
 /** What every delivery's body holds: the event, when it happened, and the objects it names (never a secret). */
 export const WebhookPayload = z

@@ -485,6 +485,83 @@ describe('account webhooks', () => {
     }
   });
 
+  it("GET /webhook-deliveries pages by keyset, newest first; webhookEndpointId keeps one endpoint's", async () => {
+    const a = await svc.account('deliveries-pages');
+    const create = async () => {
+      const r = await svc.call('POST', '/webhook-endpoints', {
+        auth: a.apiKey,
+        body: { url: `${receiver.url}/hooks`, events: ['execution.failed'] },
+      });
+      expect(r.status, r.text).toBe(201);
+      return r.body.webhookEndpointId as string;
+    };
+    const [first, second] = [await create(), await create()];
+    // Written as delivered, so the dispatcher leaves them alone: 5 to the first endpoint, 2 to the second.
+    const ids = ['f1', 's1', 'f2', 'f3', 's2', 'f4', 'f5'].map((n) => `msg_pages_${n}_${a.accountId}`);
+    for (const id of ids) {
+      await svc.db.insert(webhookDeliveries).values({
+        id,
+        endpointId: id.includes('_f') ? first : second,
+        accountId: a.accountId,
+        event: 'execution.failed',
+        payload: { type: 'execution.failed', data: {} },
+        status: 'delivered',
+        attempts: 1,
+      });
+    }
+    const newestFirst = [...ids].reverse();
+    const pages = async (query: string) => {
+      const seen: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const r = await svc.call(
+          'GET',
+          `/webhook-deliveries?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { auth: a.apiKey },
+        );
+        expect(r.status, r.text).toBe(200);
+        seen.push((r.body.data as { deliveryId: string }[]).map((d) => d.deliveryId));
+        cursor = r.body.nextCursor;
+        if (cursor !== undefined) expect(typeof cursor).toBe('string');
+      } while (cursor && seen.length < 10);
+      return seen;
+    };
+    const pick = (names: string[]) => newestFirst.filter((id) => names.some((n) => id.includes(`_${n}_`)));
+    expect(await pages('limit=2')).toEqual([
+      pick(['f5', 'f4']),
+      pick(['s2', 'f3']),
+      pick(['f2', 's1']),
+      pick(['f1']),
+    ]);
+    // A last page that is exactly full has no next cursor.
+    expect(await pages('limit=7')).toEqual([newestFirst]);
+    expect(await pages(`limit=3&webhookEndpointId=${first}`)).toEqual([
+      pick(['f5', 'f4', 'f3']),
+      pick(['f2', 'f1']),
+    ]);
+    expect(await pages(`webhookEndpointId=${second}&status=delivered`)).toEqual([pick(['s2', 's1'])]);
+    expect(await pages(`webhookEndpointId=${second}&status=failing`)).toEqual([[]]);
+    // Another account's endpoint has no deliveries for this key, as an unknown one.
+    const r = await svc.call('GET', `/webhook-deliveries?webhookEndpointId=${first}`, { auth: apiKey });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ data: [] });
+    expectProblem(
+      await svc.call('GET', '/webhook-deliveries?cursor=bm90LWEtY3Vyc29y', { auth: a.apiKey }),
+      400,
+      'invalid_request',
+      'query.cursor',
+      'format',
+    );
+    expectProblem(
+      await svc.call('GET', '/webhook-deliveries?webhookEndpointId=nope', { auth: a.apiKey }),
+      400,
+      'invalid_request',
+      'query.webhookEndpointId',
+    );
+    for (const id of [first, second])
+      await svc.call('DELETE', `/webhook-endpoints/${id}`, { auth: a.apiKey });
+  });
+
   it('lists endpoints without secrets; another account sees 404; the egress policy refuses a private URL', async () => {
     const ep = await endpoint(['execution.failed']);
     const list = await svc.call('GET', '/webhook-endpoints', { auth: apiKey });

@@ -1,7 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '@inlay/contract';
-import { and, desc, eq, gt, or, type SQL } from 'drizzle-orm';
+import type {
+  AccountWebhookDeliveriesPage,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
+} from '@inlay/contract';
+import { and, desc, eq, gt, lt, or, type SQL } from 'drizzle-orm';
 import { rowAad, type Vault } from '../credentials/vault.ts';
+import { invalid } from '../http/problem.ts';
 import { webhookDeliveries, webhookEndpoints } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
 
@@ -84,21 +90,49 @@ const STATUS_FILTERS: Record<'failing' | 'pending' | 'delivered' | 'failed', SQL
   failed: eq(webhookDeliveries.status, 'failed'),
 };
 
+/** A keyset cursor: the last delivery's queue position, opaque to clients. */
+const encodeCursor = (seq: number) => Buffer.from(`d${seq}`).toString('base64url');
+
+function decodeCursor(cursor: string): number {
+  const m = /^d(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) throw invalid('query.cursor', 'format', "cursor must be a previous page's nextCursor");
+  return Number(m[1]);
+}
+
 /**
- * The account's latest deliveries to all its endpoints, newest first, with each one's endpoint URL: one indexed
- * query (`(account_id, seq)`), not one per endpoint.
+ * A page of the account's deliveries to all its endpoints (or one), newest first, with each one's endpoint URL:
+ * one indexed query (`(account_id, seq)`, or `(endpoint_id, seq)` for one endpoint), not one per endpoint. The
+ * keyset `seq < cursor` costs the same however deep the page. An endpoint of another account has no deliveries
+ * here, as an unknown one.
  */
 export async function listAccountDeliveries(
   db: Db,
   accountId: string,
-  q: { status?: keyof typeof STATUS_FILTERS; limit: number },
-): Promise<AccountWebhookDelivery[]> {
+  q: {
+    status?: keyof typeof STATUS_FILTERS;
+    webhookEndpointId?: string;
+    cursor?: string;
+    limit: number;
+  },
+): Promise<AccountWebhookDeliveriesPage> {
+  const before = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
   const rows = await db
     .select({ d: webhookDeliveries, url: webhookEndpoints.url })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookDeliveries.accountId, accountId), q.status ? STATUS_FILTERS[q.status] : undefined))
+    .where(
+      and(
+        eq(webhookDeliveries.accountId, accountId),
+        q.webhookEndpointId ? eq(webhookDeliveries.endpointId, q.webhookEndpointId) : undefined,
+        q.status ? STATUS_FILTERS[q.status] : undefined,
+        before === undefined ? undefined : lt(webhookDeliveries.seq, before),
+      ),
+    )
     .orderBy(desc(webhookDeliveries.seq))
-    .limit(q.limit);
-  return rows.map(({ d, url }) => ({ ...toDelivery(d), webhookEndpointId: d.endpointId, url }));
+    // One more than the page: whether there is a next one.
+    .limit(q.limit + 1);
+  const page = rows.slice(0, q.limit);
+  const data = page.map(({ d, url }) => ({ ...toDelivery(d), webhookEndpointId: d.endpointId, url }));
+  const last = page.at(-1);
+  return rows.length > q.limit && last ? { data, nextCursor: encodeCursor(last.d.seq) } : { data };
 }

@@ -53,7 +53,7 @@ export function webhookEndpointRoutes(ctx: AppContext): Router {
 
   r.get('/webhook-deliveries', requireApiKey, async (req, res) => {
     const q = parse(WebhookDeliveriesQuery, req.query, 'query');
-    res.json({ data: await listAccountDeliveries(ctx.db, req.principal!.accountId, q) });
+    res.json(await listAccountDeliveries(ctx.db, req.principal!.accountId, q));
   });
 
   r.get('/webhook-endpoints/:webhookEndpointId/deliveries', requireApiKey, async (req, res) => {

@@ -478,6 +478,11 @@ export const CASES: Case[] = [
     slots: ['webhookEndpointId'],
     request: (v) => ({ path: `/webhook-endpoints/${v.webhookEndpointId}/deliveries` }),
   },
+  {
+    op: 'GET /webhook-deliveries',
+    slots: ['webhookEndpointId'],
+    request: (v) => ({ path: `/webhook-deliveries?webhookEndpointId=${v.webhookEndpointId}` }),
+  },
 ];
 
 /** The user reference of a request: the username when that is the slot aimed, else the id. */
