@@ -115,7 +115,7 @@ export async function listAccountDeliveries(
     limit: number;
   },
 ): Promise<AccountWebhookDeliveriesPage> {
-  const before = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+  const before = q.cursor ? decodeCursor(q.cursor) : undefined;
   const rows = await db
     .select({ d: webhookDeliveries, url: webhookEndpoints.url })
     .from(webhookDeliveries)
