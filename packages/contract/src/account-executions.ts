@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, intQuery, LIMITS, Uuid } from './common.ts';
+import { CursorQuery, IsoDateTime, intQuery, keysetPage, LIMITS, Uuid } from './common.ts';
 import { LogEntry, RUN_TRIGGER_TYPES, statusList } from './logs.ts';
 
 /** Most executions one page of `GET /executions` returns. */
@@ -21,7 +21,7 @@ export const ExecutionsQuery = z
     userId: z.string().trim().min(1).max(LIMITS.id).optional().meta({ description: 'User id or username' }),
     from: instant('Runs started at or after this instant'),
     to: instant('Runs started before this instant'),
-    cursor: z.string().max(200).optional().meta({ description: 'The `nextCursor` of the previous page' }),
+    cursor: CursorQuery,
     limit: intQuery('limit', 1, EXECUTIONS_PAGE_MAX, 25),
   })
   .strict();
@@ -56,15 +56,7 @@ export const ExecutionSummary = LogEntry.pick({
   .meta({ id: 'ExecutionSummary' });
 export type ExecutionSummary = z.infer<typeof ExecutionSummary>;
 
-export const ExecutionsPage = z
-  .object({
-    data: z.array(ExecutionSummary),
-    nextCursor: z
-      .string()
-      .optional()
-      .meta({ description: 'Pass as `cursor` for the next page; absent on the last page' }),
-  })
-  .meta({ id: 'ExecutionsPage' });
+export const ExecutionsPage = keysetPage(ExecutionSummary, 'ExecutionsPage');
 export type ExecutionsPage = z.infer<typeof ExecutionsPage>;
 
 /** `GET /executions/{executionId}`: a log entry with who ran it. */

@@ -25,6 +25,25 @@ export const DOCS_ASSETS = ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js']
 export type DocsAsset = (typeof DOCS_ASSETS)[number];
 
 export const Uuid = z.uuid();
+
+/** The query parameter that asks for the page after a keyset page (the previous page's `nextCursor`). */
+export const CursorQuery = z
+  .string()
+  .max(200)
+  .optional()
+  .meta({ description: 'The `nextCursor` of the previous page' });
+
+/** A keyset page of `item`s, newest first, with the cursor to the next (older) one. */
+export const keysetPage = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({
+      data: z.array(item),
+      nextCursor: z
+        .string()
+        .optional()
+        .meta({ description: 'Pass as `cursor` for the next (older) page; absent on the last page' }),
+    })
+    .meta({ id });
 export const IsoDateTime = z.iso.datetime({ precision: 3 }).meta({
   description: 'ISO 8601 UTC timestamp with milliseconds',
   example: '2025-09-01T12:00:00.000Z',

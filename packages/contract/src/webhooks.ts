@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, intQuery, LIMITS, Uuid } from './common.ts';
+import { CursorQuery, IsoDateTime, intQuery, keysetPage, LIMITS, Uuid } from './common.ts';
 
 /** Events an account's webhook endpoints may subscribe to. */
 export const WEBHOOK_EVENTS = [
@@ -79,7 +79,7 @@ export const WebhookDeliveriesQuery = z
           '`failing`: failed for good, or pending after at least one failed attempt; `pending`, `delivered`, `failed`: in that state. All by default',
       }),
     webhookEndpointId: Uuid.optional().meta({ description: "Only this endpoint's deliveries" }),
-    cursor: z.string().max(200).optional().meta({ description: 'The `nextCursor` of the previous page' }),
+    cursor: CursorQuery,
     limit: intQuery('limit', 1, WEBHOOK_DELIVERIES_MAX, 50),
   })
   .strict();
@@ -93,15 +93,10 @@ export const AccountWebhookDelivery = WebhookDelivery.extend({
 export type AccountWebhookDelivery = z.infer<typeof AccountWebhookDelivery>;
 
 /** `GET /webhook-deliveries`: one page, newest first, by keyset. */
-export const AccountWebhookDeliveriesPage = z
-  .object({
-    data: z.array(AccountWebhookDelivery),
-    nextCursor: z
-      .string()
-      .optional()
-      .meta({ description: 'Pass as `cursor` for the next (older) page; absent on the last page' }),
-  })
-  .meta({ id: 'AccountWebhookDeliveriesPage' });
+export const AccountWebhookDeliveriesPage = keysetPage(
+  AccountWebhookDelivery,
+  'AccountWebhookDeliveriesPage',
+);
 export type AccountWebhookDeliveriesPage = z.infer<typeof AccountWebhookDeliveriesPage>;
 
 /** What every delivery's body holds: the event, when it happened, and the objects it names (never a secret). */
