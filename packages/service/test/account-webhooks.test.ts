@@ -497,11 +497,12 @@ describe('account webhooks', () => {
     };
     const [first, second] = [await create(), await create()];
     // Written as delivered, so the dispatcher leaves them alone: 5 to the first endpoint, 2 to the second.
-    const ids = ['f1', 's1', 'f2', 'f3', 's2', 'f4', 'f5'].map((n) => `msg_pages_${n}_${a.accountId}`);
-    for (const id of ids) {
+    const names = ['f1', 's1', 'f2', 'f3', 's2', 'f4', 'f5'];
+    const ids = names.map((n) => `msg_pages_${n}_${a.accountId}`);
+    for (const [i, id] of ids.entries()) {
       await svc.db.insert(webhookDeliveries).values({
         id,
-        endpointId: id.includes('_f') ? first : second,
+        endpointId: names[i]!.startsWith('f') ? first : second,
         accountId: a.accountId,
         event: 'execution.failed',
         payload: { type: 'execution.failed', data: {} },

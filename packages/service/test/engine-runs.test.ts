@@ -304,6 +304,9 @@ describe('retention', () => {
         status,
         attempts: status === 'pending' ? 0 : 1,
         createdAt: new Date(now - ageDays * day),
+        // Not due for a year: the service's dispatcher would otherwise try the pending one at its next pass and,
+        // the delivery being over a day old, fail it for good, which the purge then deletes.
+        nextAttemptAt: new Date(Date.now() + 365 * day),
       });
       const rows = {
         delivered10: row('delivered', 10),
