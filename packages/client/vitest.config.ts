@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    // Each worker runs its files in one module graph, so they share its service (`sharedService()`).
+    isolate: false,
   },
 });

@@ -7,7 +7,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // PGlite instances are memory-hungry; two files at a time suits a 2-core machine.
+    // One worker running every file in one module graph (isolate: false): the files share its service and PGlite
+    // store (`sharedService()` from @inlay/test-kit) instead of booting one each.
     maxWorkers: 1,
+    isolate: false,
   },
 });

@@ -8,7 +8,9 @@ export default defineConfig({
     // Generous: tests wait for conditions, and a test that starts its own service can take long on a loaded 2-core machine.
     testTimeout: 90_000,
     hookTimeout: 60_000,
-    // PGlite instances are memory-hungry; two files at a time suits a 2-core machine.
+    // Two workers suit a 2-core machine. Each runs its files in one module graph (isolate: false), so they share
+    // the worker's PGlite store and `sharedService()` instead of booting a database per file (@inlay/test-kit).
     maxWorkers: 2,
+    isolate: false,
   },
 });

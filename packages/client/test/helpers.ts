@@ -1,5 +1,5 @@
 // Test helpers: the real service (in-process, PGlite) and a fake provider, reused from the other packages' tests.
-export { startProvider } from '../../connectors/test/helpers/provider.ts';
+
 export {
   createUser,
   insertExecutions,
@@ -7,10 +7,11 @@ export {
   seedAccount,
   slackDefinition,
   tokenFor,
-} from '../../service/test/helpers/fixtures.ts';
-export { type Service, startService } from '../../service/test/helpers/service.ts';
+} from '@inlay/test-kit/fixtures';
+export { startProvider } from '@inlay/test-kit/provider';
+export { type Service, sharedService, startService } from '@inlay/test-kit/service';
 
-import type { Service } from '../../service/test/helpers/service.ts';
+import type { Service } from '@inlay/test-kit/service';
 
 /** Whether the service serves a route yet (an unknown route answers `404 No route …`). */
 export async function landed(svc: Service, apiKey: string, method: string, path: string): Promise<boolean> {

@@ -7,7 +7,7 @@ import {
   landed,
   type Service,
   seedAccount,
-  startService,
+  sharedService,
 } from './helpers.ts';
 
 let svc: Service;
@@ -15,7 +15,7 @@ let s: Awaited<ReturnType<typeof seedAccount>>;
 let api: ServerClient;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
   api = createServerClient({ baseUrl: svc.url, apiKey: s.apiKey });
 });

@@ -10,14 +10,14 @@ import {
   type ServerClient,
   tokenFromUrl,
 } from '../src/index.ts';
-import { installDirect, type Service, seedAccount, startService } from './helpers.ts';
+import { installDirect, type Service, seedAccount, sharedService } from './helpers.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;
 let api: ServerClient;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
   api = createServerClient({ baseUrl: svc.url, apiKey: s.apiKey });
   await installDirect(svc.db, s);

@@ -1,10 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EgressDenied } from '../src/egress/egress-denied.ts';
-import { egressFetch } from '../src/egress/egress-fetch.ts';
-import { EgressPolicy } from '../src/egress/egress-policy.ts';
-import { nodeTransport } from '../src/node-transport.ts';
 import {
   connectionGuard,
   internalForms,
@@ -13,7 +8,12 @@ import {
   startCanary,
   startRedirector,
   testResolver,
-} from './helpers/ssrf.ts';
+} from '@inlay/test-kit/ssrf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EgressDenied } from '../src/egress/egress-denied.ts';
+import { egressFetch } from '../src/egress/egress-fetch.ts';
+import { EgressPolicy } from '../src/egress/egress-policy.ts';
+import { nodeTransport } from '../src/node-transport.ts';
 
 /** A server on 127.0.0.1 that records headers and answers per path; `/to?u=<url>` redirects there. */
 async function recorder() {

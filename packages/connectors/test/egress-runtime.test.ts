@@ -1,3 +1,4 @@
+import { startProvider } from '@inlay/test-kit/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -7,11 +8,10 @@ import {
   EgressPolicy,
   validateConnectors,
 } from '../src/index.ts';
-import { startProvider } from './helpers/provider.ts';
 
 type Provider = Awaited<ReturnType<typeof startProvider>>;
 
-import { connectionGuard, startCanary, testResolver } from './helpers/ssrf.ts';
+import { connectionGuard, startCanary, testResolver } from '@inlay/test-kit/ssrf';
 
 let provider: Provider;
 let other: Provider;

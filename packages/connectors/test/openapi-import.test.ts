@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { DeclarativeConnector } from '@inlay/contract';
+import { startProvider } from '@inlay/test-kit/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectorRuntime, compileDeclarative, importOpenApi, OpenApiImportError } from '../src/index.ts';
-import { startProvider } from './helpers/provider.ts';
 
 const fixture = (name: string) =>
   gunzipSync(readFileSync(new URL(`./fixtures/openapi/${name}`, import.meta.url))).toString('utf8');

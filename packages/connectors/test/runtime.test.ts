@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Handler, startProvider } from '@inlay/test-kit/provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -15,7 +16,6 @@ import {
   secretValues,
   validateConnectors,
 } from '../src/index.ts';
-import { type Handler, startProvider } from './helpers/provider.ts';
 
 type Provider = Awaited<ReturnType<typeof startProvider>>;
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { DeclarativeConnector } from '@inlay/contract';
+import { startProvider } from '@inlay/test-kit/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectorError, ConnectorRuntime, catalog, compileDeclarative } from '../src/index.ts';
-import { startProvider } from './helpers/provider.ts';
 
 // The same tests run against the TypeScript definition and its declarative JSON form.
 const declarative = compileDeclarative(

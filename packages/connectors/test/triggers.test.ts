@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { type Recorded, type Reply, startProvider } from '@inlay/test-kit/provider';
+import { loadFixture, queryOf } from '@inlay/test-kit/suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConnectorRuntime,
@@ -14,8 +16,6 @@ import {
   unsubscribeTrigger,
   validateConnectors,
 } from '../src/index.ts';
-import { type Recorded, type Reply, startProvider } from './helpers/provider.ts';
-import { loadFixture, queryOf } from './helpers/suite.ts';
 
 /** Stripe, GitHub and Slack also as declarative JSON: their trigger tests run against both forms. */
 const jsonForms = [loadFixture('stripe.json'), loadFixture('github.json'), loadFixture('slack.json')];

@@ -6,13 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { installDirect, seedAccount } from '@inlay/test-kit/fixtures';
+import { executions } from '@inlay/test-kit/schema';
+import { type Service, sharedService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import express from 'express';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executions } from '../../service/src/store/schema.ts';
-import { installDirect, seedAccount } from '../../service/test/helpers/fixtures.ts';
-import { type Service, startService } from '../../service/test/helpers/service.ts';
 import { inlay } from '../src/index.ts';
 import { listen } from './helpers.ts';
 
@@ -41,7 +41,7 @@ async function answeredWrites(n: number) {
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc, {
     definition: {
       trigger: { type: 'manual' },

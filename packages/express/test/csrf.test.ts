@@ -1,12 +1,12 @@
 // @inlay/express refuses writes another origin's page could make the browser send. Raw HTTP here (every
 // header under the test's control); the same attacks from a real cross-origin page run in csrf-browser.test.ts.
 import { randomUUID } from 'node:crypto';
+import { installDirect, seedAccount } from '@inlay/test-kit/fixtures';
+import { executions } from '@inlay/test-kit/schema';
+import { type Service, sharedService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executions } from '../../service/src/store/schema.ts';
-import { installDirect, seedAccount } from '../../service/test/helpers/fixtures.ts';
-import { type Service, startService } from '../../service/test/helpers/service.ts';
 import { startFakeUpstream, startHost } from './helpers.ts';
 
 let svc: Service;
@@ -28,7 +28,7 @@ async function run(headers: Record<string, string>, body?: string, url = host.ur
 }
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc, {
     definition: {
       trigger: { type: 'manual' },

@@ -1,8 +1,9 @@
 // Connector icons through the host: served without a session, cacheable, and limited to icon paths.
+
+import { seedAccount } from '@inlay/test-kit/fixtures';
+import { type Service, sharedService } from '@inlay/test-kit/service';
+import { customConnector } from '@inlay/test-kit/tenant';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedAccount } from '../../service/test/helpers/fixtures.ts';
-import { type Service, startService } from '../../service/test/helpers/service.ts';
-import { customConnector } from '../../service/test/helpers/tenant.ts';
 import { startFakeUpstream, startHost } from './helpers.ts';
 
 let svc: Service;
@@ -10,7 +11,7 @@ let host: Awaited<ReturnType<typeof startHost>>;
 let apiKey: string;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   const s = await seedAccount(svc, { username: 'iconic' });
   apiKey = s.apiKey;
   host = await startHost({ serviceUrl: svc.url, apiKey: s.apiKey });

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { createUser, insertExecutions, installDirect, seedAccount } from '@inlay/test-kit/fixtures';
+import { executionSteps, users, userWorkflows } from '@inlay/test-kit/schema';
+import { type Service, sharedService } from '@inlay/test-kit/service';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionSteps, users, userWorkflows } from '../../service/src/store/schema.ts';
-import {
-  createUser,
-  insertExecutions,
-  installDirect,
-  seedAccount,
-} from '../../service/test/helpers/fixtures.ts';
-import { type Service, startService } from '../../service/test/helpers/service.ts';
 import { startFakeUpstream, startHost } from './helpers.ts';
 
 let svc: Service;
@@ -30,7 +25,7 @@ async function as(user: string | null, path: string, init: RequestInit = {}) {
 }
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc, { username: 'alice' });
   bob = await createUser(svc, s.apiKey, 'bob');
   await installDirect(svc.db, { ...s, userId: bob });

@@ -1,17 +1,12 @@
 // Inlay's OAuth pages served under the host's origin: the start link and the callback relayed without a
 // session, with the flow cookie (and only it) crossing the proxy both ways.
 import { createServer, type Server } from 'node:http';
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { type Provider, providerConnectors, providerEgress, startProvider } from '@inlay/test-kit/providers';
+import { type Service, startService } from '@inlay/test-kit/service';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from '../../service/test/helpers/browser.ts';
-import { createUser } from '../../service/test/helpers/fixtures.ts';
-import {
-  type Provider,
-  providerConnectors,
-  providerEgress,
-  startProvider,
-} from '../../service/test/helpers/providers.ts';
-import { type Service, startService } from '../../service/test/helpers/service.ts';
 import { inlay } from '../src/index.ts';
 import { listen, startFakeUpstream, startHost } from './helpers.ts';
 

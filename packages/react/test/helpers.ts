@@ -2,15 +2,9 @@
 // with workflows on three connectors (Slack over OAuth, Discord and Stripe over API keys).
 import { randomUUID } from 'node:crypto';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
-import { startProvider } from '../../connectors/test/helpers/provider.ts';
-import {
-  createUser,
-  insertExecutions,
-  installDirect,
-  seedAccount,
-  tokenFor,
-} from '../../service/test/helpers/fixtures.ts';
-import { type Service, startService } from '../../service/test/helpers/service.ts';
+import { createUser, insertExecutions, installDirect, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { startProvider } from '@inlay/test-kit/provider';
+import { type Service, startService } from '@inlay/test-kit/service';
 
 export { createUser, insertExecutions, installDirect, type Service, startProvider, startService, tokenFor };
 

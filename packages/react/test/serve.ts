@@ -2,12 +2,12 @@
 // module runner or jsdom): starts the real service and a fake Discord, seeds them, prints the seed as one
 // JSON line and keeps serving until stdin closes.
 import { randomUUID } from 'node:crypto';
-import { TestBrowser } from '../../service/test/helpers/browser.ts';
+import { TestBrowser } from '@inlay/test-kit/browser';
 import {
   providerConnectors,
   providerEgress,
   startProvider as startOAuthProvider,
-} from '../../service/test/helpers/providers.ts';
+} from '@inlay/test-kit/providers';
 import {
   createUser,
   insertExecutions,

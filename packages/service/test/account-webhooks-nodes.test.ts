@@ -5,18 +5,18 @@
 // `webhook-id` on a retry, in the order the events happened, even when one delivery must be retried.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from './helpers/fixtures.ts';
-import { privateDatabase } from './helpers/private-database.ts';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { privateDatabase } from '@inlay/test-kit/private-database';
 import {
   GOOD_KEY,
   type Provider,
   providerConnectors,
   providerEgress,
   startProvider,
-} from './helpers/providers.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
+} from '@inlay/test-kit/providers';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const EVENTS = 8;
 

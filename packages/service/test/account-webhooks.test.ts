@@ -1,20 +1,20 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../src/store/schema.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { privateDatabase } from './helpers/private-database.ts';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { privateDatabase } from '@inlay/test-kit/private-database';
 import {
   GOOD_KEY,
   type Provider,
   providerConnectors,
   providerEgress,
   startProvider,
-} from './helpers/providers.ts';
-import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
-import { customConnector } from './helpers/tenant.ts';
+} from '@inlay/test-kit/providers';
+import { expectProblem, onPostgres, type Service, startService } from '@inlay/test-kit/service';
+import { customConnector } from '@inlay/test-kit/tenant';
+import { eq } from 'drizzle-orm';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookDeliveries } from '../src/store/schema.ts';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -71,6 +71,7 @@ beforeAll(async () => {
   // default 5 s retry base, and would take this file's failed deliveries over.
   if (onPostgres) db = await privateDatabase('inlay_webhooks');
   svc = await startService({
+    ownStore: true,
     connectors: providerConnectors(provider.url),
     env: {
       ...(db ? { DATABASE_URL: db.url } : {}),

@@ -1,12 +1,12 @@
 import { stripeSignature } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
+import { setUpAppTrigger, stateOf, triggeredIds } from '@inlay/test-kit/app-trigger-setup';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { expectProblem, onPostgres, type Service, startService } from '@inlay/test-kit/service';
+import { startFakeStripe, until } from '@inlay/test-kit/trigger-fakes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../src/store/schema.ts';
-import { setUpAppTrigger, stateOf, triggeredIds } from './helpers/app-trigger-setup.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
-import { startFakeStripe, until } from './helpers/trigger-fakes.ts';
 
 // Stripe's webhook-endpoint trigger from install to uninstall, and every way a workflow can lose its
 // installation: each removes the provider's subscription once and stops polling, and deleting an installed
@@ -21,6 +21,7 @@ beforeAll(async () => {
   stripe = await startFakeStripe();
   db = onPostgres ? await privateDatabase('inlay_disarm') : undefined;
   svc = await startService({
+    ownStore: true,
     env: {
       ...(db ? { DATABASE_URL: db.url } : {}),
       INLAY_CONNECTOR_STRIPE_BASE_URL: stripe.url,

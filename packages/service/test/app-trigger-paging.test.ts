@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
+import { setUpAppTrigger, stateOf, triggeredIds } from '@inlay/test-kit/app-trigger-setup';
+import { startUpstream, type Upstream } from '@inlay/test-kit/engine';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
+import { startFakeAirtable, startFakeAsana, startFakeStripe, until } from '@inlay/test-kit/trigger-fakes';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEN_LIMIT } from '../src/engine/app-triggers/trigger-state.ts';
 import { executions, userWorkflows } from '../src/store/schema.ts';
-import { setUpAppTrigger, stateOf, triggeredIds } from './helpers/app-trigger-setup.ts';
-import { startUpstream, type Upstream } from './helpers/engine.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
-import { startFakeAirtable, startFakeAsana, startFakeStripe, until } from './helpers/trigger-fakes.ts';
 
 // Polling against providers holding more than a page of existing items: oldest-first lists (Airtable, Asana),
 // whose newest items are on their last page, and a newest-first one (Stripe) for the cap per poll.
@@ -32,6 +32,7 @@ beforeAll(async () => {
   recorder = await startUpstream(() => ({ body: { ok: true } }));
   db = onPostgres ? await privateDatabase('inlay_paging') : undefined;
   svc = await startService({
+    ownStore: true,
     env: {
       ...(db ? { DATABASE_URL: db.url } : {}),
       INLAY_CONNECTOR_AIRTABLE_BASE_URL: airtable.url,

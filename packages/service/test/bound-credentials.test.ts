@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CredentialSecrets } from '@inlay/connectors';
+import { install, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV2 } from '@inlay/test-kit/mcp';
+import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialAad } from '../src/credentials/credential-service.ts';
 import { credentials, executionSteps } from '../src/store/schema.ts';
-import { install, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { connectV2 } from './helpers/mcp.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let partner: Upstream;

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli, spawnCli, waitForOutput } from '@inlay/test-kit/cli';
+import { onPostgres, TEST_MASTER_KEY, UUID_RE } from '@inlay/test-kit/service';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli, waitForOutput } from './helpers/cli.ts';
-import { onPostgres, TEST_MASTER_KEY, UUID_RE } from './helpers/service.ts';
 
 const dirs: string[] = [];
 const dataDir = () => {

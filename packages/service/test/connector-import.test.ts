@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { compileDeclarative } from '@inlay/connectors';
 import { DeclarativeConnector } from '@inlay/contract';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 // The real documents the converter's own tests import (see that folder's README for their sources).
 const fixture = (name: string) =>
@@ -15,7 +15,7 @@ const fixture = (name: string) =>
 let svc: Service;
 let apiKey: string;
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   ({ apiKey } = await svc.account());
 });
 afterAll(() => svc?.close());

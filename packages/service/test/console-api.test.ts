@@ -1,8 +1,8 @@
+import { createUser, insertExecutions, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, consoleSessions, executions } from '../src/store/schema.ts';
-import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let a: Awaited<ReturnType<typeof seedAccount>>;
@@ -13,7 +13,7 @@ let bobRuns: string[];
 const T0 = Date.parse('2025-09-01T10:00:00.000Z');
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   a = await seedAccount(svc);
   bobId = await createUser(svc, a.apiKey, 'bob');
   other = await seedAccount(svc);

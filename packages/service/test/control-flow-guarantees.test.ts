@@ -2,9 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { REDACTED } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionSteps, executions } from '../src/store/schema.ts';
 import {
   BOT_TOKEN,
   CHANNEL,
@@ -14,9 +11,12 @@ import {
   publish,
   startDiscord,
   waitForRuns,
-} from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { type Service, startService } from './helpers/service.ts';
+} from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { type Service, startService } from '@inlay/test-kit/service';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executionSteps, executions } from '../src/store/schema.ts';
 
 // The engine's guarantees hold inside `if` and `forEach`: per-step retries, rerun, the compliance delete and
 // secret scrubbing, per iteration. The Discord fake fails `flaky` twice with 503, throttles `throttle` once

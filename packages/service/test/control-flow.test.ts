@@ -1,12 +1,12 @@
 // biome-ignore-all lint/suspicious/noThenProperty: `then` is the if step's branch, as the definition spells it
 import { randomUUID } from 'node:crypto';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
+import { install, logsOf, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionSteps } from '../src/store/schema.ts';
-import { install, logsOf, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let apiKey: string;

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentials, installations } from '../src/store/schema.ts';
-import { TestBrowser } from './helpers/browser.ts';
-import { install, publish, waitForRuns } from './helpers/engine.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { connectV2 } from './helpers/mcp.ts';
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { install, publish, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV2 } from '@inlay/test-kit/mcp';
 import {
   GOOD_KEY,
   type Provider,
   providerConnectors,
   providerEgress,
   startProvider,
-} from './helpers/providers.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService } from './helpers/service.ts';
+} from '@inlay/test-kit/providers';
+import { expectProblem, ISO_MS_RE, type Service, startService } from '@inlay/test-kit/service';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentials, installations } from '../src/store/schema.ts';
 
 let provider: Provider;
 let svc: Service;

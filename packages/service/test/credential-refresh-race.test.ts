@@ -1,10 +1,10 @@
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { type Provider, providerConnectors, providerEgress, startProvider } from '@inlay/test-kit/providers';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials } from '../src/store/schema.ts';
-import { TestBrowser } from './helpers/browser.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { type Provider, providerConnectors, providerEgress, startProvider } from './helpers/providers.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 /**
  * Providers rotate refresh tokens: a second refresh of the same credential burns the first one's token. So

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialAad } from '../src/credentials/credential-service.ts';
-import { keyIdOf, VaultError } from '../src/credentials/vault.ts';
-import { credentials } from '../src/store/schema.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
 import {
   BASIC_TOKEN,
   BASIC_USER,
@@ -13,8 +8,13 @@ import {
   providerConnectors,
   providerEgress,
   startProvider,
-} from './helpers/providers.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
+} from '@inlay/test-kit/providers';
+import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from '@inlay/test-kit/service';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialAad } from '../src/credentials/credential-service.ts';
+import { keyIdOf, VaultError } from '../src/credentials/vault.ts';
+import { credentials } from '../src/store/schema.ts';
 
 let provider: Provider;
 let svc: Service;

@@ -1,8 +1,8 @@
+import { install, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
+import { testResolver } from '@inlay/test-kit/ssrf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testResolver } from '../../connectors/test/helpers/ssrf.ts';
-import { install, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 /** The halves the fake provider accepts: Zendesk's `{email}/token` user and a token holding `:` and non-ASCII. */
 const USER = 'ops@desk.test/token';

@@ -1,6 +1,6 @@
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 /** A minimal declarative connector; `baseUrl` is public so the egress policy lets it be stored. */
 const widgets = (extra: Record<string, unknown> = {}) => ({
@@ -34,7 +34,7 @@ let apiKey: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   ({ apiKey } = await svc.account('definition-reader'));
   ({ apiKey: otherKey } = await svc.account('definition-other'));
 }, 60_000);

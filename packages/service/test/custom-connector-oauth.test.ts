@@ -1,8 +1,8 @@
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { type Provider, providerEgress, startProvider } from '@inlay/test-kit/providers';
+import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestBrowser } from './helpers/browser.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { type Provider, providerEgress, startProvider } from './helpers/providers.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let provider: Provider;
 let svc: Service;

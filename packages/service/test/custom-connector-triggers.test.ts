@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { githubSignature } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
+import { setUpAppTrigger, stateOf, triggeredIds } from '@inlay/test-kit/app-trigger-setup';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { expectProblem, onPostgres, type Service, startService } from '@inlay/test-kit/service';
+import { testResolver } from '@inlay/test-kit/ssrf';
+import { startFakeGithub, startFakeStripe, until } from '@inlay/test-kit/trigger-fakes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testResolver } from '../../connectors/test/helpers/ssrf.ts';
 import { executions } from '../src/store/schema.ts';
-import { setUpAppTrigger, stateOf, triggeredIds } from './helpers/app-trigger-setup.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
-import { startFakeGithub, startFakeStripe, until } from './helpers/trigger-fakes.ts';
 
 /**
  * The Stripe and GitHub connectors written as data (the connectors package's JSON fixtures), stored by an
@@ -48,6 +48,7 @@ beforeAll(async () => {
   github = await startFakeGithub();
   db = onPostgres ? await privateDatabase('inlay_custom_trig') : undefined;
   svc = await startService({
+    ownStore: true,
     env: {
       INLAY_EGRESS_ALLOW: [stripe.url, github.url].map((u) => new URL(u).host).join(','),
       INLAY_POLL_MIN_INTERVAL_MS: '100',

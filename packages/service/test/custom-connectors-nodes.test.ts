@@ -1,6 +1,6 @@
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateDatabase } from './helpers/private-database.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 const definition = (name: string, actions: string[]) => ({
   id: 'shared',

@@ -1,12 +1,12 @@
+import { install, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV2 } from '@inlay/test-kit/mcp';
+import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
+import { testResolver } from '@inlay/test-kit/ssrf';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testResolver } from '../../connectors/test/helpers/ssrf.ts';
 import { sanitizeSvg } from '../src/custom-connectors/sanitize-svg.ts';
 import { credentials, customConnectors, customConnectorVersions } from '../src/store/schema.ts';
-import { install, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { connectV2 } from './helpers/mcp.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 const KEY = 'acme-key-7f3e9a';
 

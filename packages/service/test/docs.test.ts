@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
+import { type Service, sharedService } from '@inlay/test-kit/service';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Service, startService } from './helpers/service.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -9,7 +9,7 @@ if (!hasChromium) console.warn(`docs: the Chromium render is SKIPPED, no Chromiu
 
 let svc: Service;
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
 });
 afterAll(() => svc?.close());
 

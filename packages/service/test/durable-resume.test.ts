@@ -1,14 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { spawnCli, waitForOutput } from '@inlay/test-kit/cli';
+import { install, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { postgresBin, startPrivatePostgres } from '@inlay/test-kit/private-postgres';
+import { onPostgres, type Service, startService, TEST_MASTER_KEY } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionSteps } from '../src/store/schema.ts';
-import { spawnCli, waitForOutput } from './helpers/cli.ts';
-import { install, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import { postgresBin, startPrivatePostgres } from './helpers/private-postgres.ts';
-import { onPostgres, type Service, startService, TEST_MASTER_KEY } from './helpers/service.ts';
 
 // A takeover waits for the lease: short here, long enough that a loaded machine never looks like a dead worker.
 const LEASE_MS = 4000;

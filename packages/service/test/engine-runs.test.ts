@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { connectorUuid } from '@inlay/connectors';
+import { install, logsOf, publish, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser, insertExecutions } from '@inlay/test-kit/fixtures';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpired } from '../src/engine/retention.ts';
 import { RunStore } from '../src/engine/runs.ts';
 import { executionSteps, executions, webhookDeliveries, webhookEndpoints } from '../src/store/schema.ts';
-import { install, logsOf, publish, waitForRuns } from './helpers/engine.ts';
-import { createUser, insertExecutions } from './helpers/fixtures.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let apiKey: string;

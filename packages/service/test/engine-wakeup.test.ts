@@ -1,14 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { spawnCli, waitForOutput } from '@inlay/test-kit/cli';
+import { install, publish, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { onPostgres, type Service, startService, TEST_MASTER_KEY } from '@inlay/test-kit/service';
 import { inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../src/store/schema.ts';
-import { spawnCli, waitForOutput } from './helpers/cli.ts';
-import { install, publish, waitForRuns } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import { onPostgres, type Service, startService, TEST_MASTER_KEY } from './helpers/service.ts';
 
 /** A worker that polls only once a minute: anything it runs sooner, a notice woke it for. */
 function startWorker(databaseUrl: string): { child: ChildProcess; exited: Promise<number | null> } {

@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { onLines, runCli, spawnCli, waitForOutput } from '@inlay/test-kit/cli';
+import { install, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { onPostgres, type Service, startService, TEST_MASTER_KEY } from '@inlay/test-kit/service';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../src/store/schema.ts';
-import { onLines, runCli, spawnCli, waitForOutput } from './helpers/cli.ts';
-import { install, publish, startUpstream, type Upstream, waitForRuns } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import { onPostgres, type Service, startService, TEST_MASTER_KEY } from './helpers/service.ts';
 
 describe('inlay worker', () => {
   it('refuses to start without the pg-boss queue, naming the settings it needs', async () => {

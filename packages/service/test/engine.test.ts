@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connectorUuid, REDACTED } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
-import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionSteps, executions, userWorkflows } from '../src/store/schema.ts';
 import {
   BOT_TOKEN,
   CHANNEL,
@@ -15,9 +12,12 @@ import {
   startUpstream,
   type Upstream,
   waitForRuns,
-} from './helpers/engine.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
+} from '@inlay/test-kit/engine';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from '@inlay/test-kit/service';
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executionSteps, executions, userWorkflows } from '../src/store/schema.ts';
 
 let svc: Service;
 let discord: Awaited<ReturnType<typeof startDiscord>>;

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { expressionPoolEvents, expressionPoolStats } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
+import { install, publish } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { connectV2 } from '@inlay/test-kit/mcp';
+import { type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionSteps, executions } from '../src/store/schema.ts';
-import { install, publish } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { connectV2 } from './helpers/mcp.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 // The expression from issue 13: JSONata evaluates it in microtasks, so in-thread it never yields to a timer.
 const RUNAWAY = '($f := function($n){ $n > 0 ? $f($n-1) : 0 }; $f(2000000))';

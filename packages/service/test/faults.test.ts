@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { install, publish } from '@inlay/test-kit/engine';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { postgresBin, startPrivatePostgres } from '@inlay/test-kit/private-postgres';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionSteps, executions } from '../src/store/schema.ts';
-import { install, publish } from './helpers/engine.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { postgresBin, startPrivatePostgres } from './helpers/private-postgres.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 const bin = postgresBin();
 if (!bin) console.log('faults: skipped, no PostgreSQL server binaries under /usr/lib/postgresql');

@@ -1,12 +1,12 @@
+import { diff, type Snapshot, snapshotter } from '@inlay/test-kit/db-snapshot';
+import { insertExecutions, installDirect, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { rpcMessages } from '@inlay/test-kit/mcp';
+import { fillPath, isMcpRoute, type RouteEntry, routeTable } from '@inlay/test-kit/route-table';
+import { type Service, startService } from '@inlay/test-kit/service';
+import { startStubProvider } from '@inlay/test-kit/stub-provider';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diff, type Snapshot, snapshotter } from './helpers/db-snapshot.ts';
-import { insertExecutions, installDirect, seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { rpcMessages } from './helpers/mcp.ts';
-import { fillPath, isMcpRoute, type RouteEntry, routeTable } from './helpers/route-table.ts';
-import { type Service, startService } from './helpers/service.ts';
-import { startStubProvider } from './helpers/stub-provider.ts';
 
 // Requests per CI run: REST + MCP >= 10 000 (FUZZ_SCALE multiplies both for a longer local run).
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);

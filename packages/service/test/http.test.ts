@@ -1,11 +1,11 @@
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let key: string;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   key = (await svc.account()).apiKey;
 });
 afterAll(() => svc?.close());

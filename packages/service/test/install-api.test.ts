@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentials, installations, userWorkflows } from '../src/store/schema.ts';
-import { TestBrowser } from './helpers/browser.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
 import {
   GOOD_KEY,
   type Provider,
   providerConnectors,
   providerEgress,
   startProvider,
-} from './helpers/providers.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
+} from '@inlay/test-kit/providers';
+import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from '@inlay/test-kit/service';
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentials, installations, userWorkflows } from '../src/store/schema.ts';
 
 let provider: Provider;
 let svc: Service;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createUser, installDirect, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, ISO_MS_RE, type Service, sharedService, UUID_RE } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, installDirect, seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;
@@ -10,7 +10,7 @@ let bobs: string;
 let bob: string;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
   bob = await createUser(svc, s.apiKey, 'bob');
   mine = await installDirect(svc.db, s);

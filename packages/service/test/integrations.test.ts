@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { seedAccount, slackDefinition, tokenFor } from '@inlay/test-kit/fixtures';
+import { waitUntilBlockedBy } from '@inlay/test-kit/lock-wait';
+import { expectProblem, onPostgres, type Service, sharedService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, workflows } from '../src/store/schema.ts';
-import { seedAccount, slackDefinition, tokenFor } from './helpers/fixtures.ts';
-import { waitUntilBlockedBy } from './helpers/lock-wait.ts';
-import { expectProblem, onPostgres, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
 });
 afterAll(() => svc?.close());

@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../src/store/schema.ts';
-import { diff, snapshotter } from './helpers/db-snapshot.ts';
+import { diff, snapshotter } from '@inlay/test-kit/db-snapshot';
 import {
   CASES,
   idLikeParams,
@@ -12,12 +9,15 @@ import {
   MCP_METHOD,
   NO_OBJECT_ID,
   type Values,
-} from './helpers/isolation-cases.ts';
-import { rawRpc, rpcMessages } from './helpers/mcp.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import { onPostgres, type Reply, type Service, startService } from './helpers/service.ts';
-import { startStubProvider } from './helpers/stub-provider.ts';
-import { seedTenant, type Tenant } from './helpers/tenant.ts';
+} from '@inlay/test-kit/isolation-cases';
+import { rawRpc, rpcMessages } from '@inlay/test-kit/mcp';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { onPostgres, type Reply, type Service, startService } from '@inlay/test-kit/service';
+import { startStubProvider } from '@inlay/test-kit/stub-provider';
+import { seedTenant, type Tenant } from '@inlay/test-kit/tenant';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookDeliveries } from '../src/store/schema.ts';
 
 /**
  * The account-level attacker: account B, with its API key, its users' JWTs and its MCP server, aims every
@@ -89,6 +89,7 @@ beforeAll(async () => {
   // The service runs an engine: on a shared PostgreSQL, a database of its own (see private-database.ts).
   if (onPostgres) db = await privateDatabase('inlay_isolation_account');
   svc = await startService({
+    ownStore: true,
     env: {
       ...stub.env,
       ...(db ? { DATABASE_URL: db.url } : {}),

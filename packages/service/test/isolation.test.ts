@@ -1,15 +1,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+// @inlay/express is tested here as the host would mount it.
+import { inlay } from '@inlay/express';
+import { createUser, insertExecutions, installDirect, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { forgedTokens } from '@inlay/test-kit/forged-tokens';
+import { rawRpc, rpcMessages } from '@inlay/test-kit/mcp';
+import { apiKeyOnly, fillPath, isMcpRoute, type RouteEntry, routeTable } from '@inlay/test-kit/route-table';
+import { type Service, startService } from '@inlay/test-kit/service';
+import { startStubProvider } from '@inlay/test-kit/stub-provider';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @inlay/express is tested here as the host would mount it (relative import: no dependency cycle).
-import { inlay } from '../../express/src/index.ts';
-import { createUser, insertExecutions, installDirect, seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { forgedTokens } from './helpers/forged-tokens.ts';
-import { rawRpc, rpcMessages } from './helpers/mcp.ts';
-import { apiKeyOnly, fillPath, isMcpRoute, type RouteEntry, routeTable } from './helpers/route-table.ts';
-import { type Service, startService } from './helpers/service.ts';
-import { startStubProvider } from './helpers/stub-provider.ts';
 
 let svc: Service;
 let stub: Awaited<ReturnType<typeof startStubProvider>>;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_JSON_DEPTH } from '@inlay/contract';
+import { install, publish, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { rawRpc } from '@inlay/test-kit/mcp';
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { install, publish, waitForRuns } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { rawRpc } from './helpers/mcp.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let apiKey: string;
@@ -17,7 +17,7 @@ const arrays = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 const objects = (n: number) => `${'{"a[": '.repeat(n - 1)}{"x": "[[[{{{"}${'}'.repeat(n - 1)}`;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   ({ apiKey } = await svc.account('depth'));
   alice = await createUser(svc, apiKey, 'alice');
   const workflowId = await publish(svc, apiKey, {

@@ -2,6 +2,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '@inlay/test-kit/cli';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import {
+  GOOD_KEY,
+  type Provider,
+  providerConnectors,
+  providerEgress,
+  startProvider,
+} from '@inlay/test-kit/providers';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialAad } from '../src/credentials/credential-service.ts';
 import { oauthAppAad } from '../src/credentials/oauth-apps.ts';
@@ -18,17 +29,6 @@ import {
 } from '../src/store/schema.ts';
 import { signingKeyAad } from '../src/tokens/signing-keys.ts';
 import { endpointAad } from '../src/webhooks/endpoints.ts';
-import { runCli } from './helpers/cli.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import {
-  GOOD_KEY,
-  type Provider,
-  providerConnectors,
-  providerEgress,
-  startProvider,
-} from './helpers/providers.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 const OLD = randomBytes(32);
 const NEW = randomBytes(32);

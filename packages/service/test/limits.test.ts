@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { buildOpenApiDocument } from '@inlay/contract/openapi';
+import { insertExecutions, installDirect, seedAccount } from '@inlay/test-kit/fixtures';
+import { rawRpc } from '@inlay/test-kit/mcp';
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../src/app.ts';
-import { insertExecutions, installDirect, seedAccount } from './helpers/fixtures.ts';
-import { rawRpc } from './helpers/mcp.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;
@@ -13,7 +13,7 @@ let ids: Record<string, string>;
 let mcpUrl: string;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
   const installationId = await installDirect(svc.db, s);
   const [executionId] = await insertExecutions(svc.db, s, 35);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connectorUuid } from '@inlay/connectors';
+import { createUser, insertExecutions, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, ISO_MS_RE, type Service, sharedService, UUID_RE } from '@inlay/test-kit/service';
 import { eq, sql } from 'drizzle-orm';
 import type { Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,15 +10,13 @@ import { logPage } from '../src/executions/executions.ts';
 import { LogPages } from '../src/executions/log-page.ts';
 import { STEP_LOG_PARTS_FUNCTION } from '../src/executions/step-log-sql.ts';
 import { executionSteps, executions } from '../src/store/schema.ts';
-import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;
 let ids: string[];
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
   ids = await insertExecutions(svc.db, s, 25);
 });

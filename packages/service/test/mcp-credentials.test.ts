@@ -1,17 +1,17 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentials } from '../src/store/schema.ts';
-import { TestBrowser } from './helpers/browser.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { connectV1, connectV2 } from './helpers/mcp.ts';
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV1, connectV2 } from '@inlay/test-kit/mcp';
 import {
   GOOD_KEY,
   type Provider,
   providerConnectors,
   providerEgress,
   startProvider,
-} from './helpers/providers.ts';
-import { type Service, startService } from './helpers/service.ts';
+} from '@inlay/test-kit/providers';
+import { type Service, startService } from '@inlay/test-kit/service';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentials } from '../src/store/schema.ts';
 
 let provider: Provider;
 let svc: Service;

@@ -1,11 +1,11 @@
 // A plain `tools/list` or `ping` is answered without the SDK (src/mcp/direct-answer.ts). Its answer must be the
 // SDK's own, byte for byte with the same status and headers, and every other request must still reach the SDK.
 import type { McpRestrictions } from '@inlay/contract';
+import { seedAccount } from '@inlay/test-kit/fixtures';
+import { connectV1, connectV2 } from '@inlay/test-kit/mcp';
+import { type Service, startService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../src/mcp/tools.ts';
-import { seedAccount } from './helpers/fixtures.ts';
-import { connectV1, connectV2 } from './helpers/mcp.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 // Two services: `direct` as deployed, `sdk` with every request through the SDK.
 let direct: Service;

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { REDACTED } from '@inlay/connectors';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_WORKFLOW_ID } from '../src/engine/action-run.ts';
-import { executionSteps, executions } from '../src/store/schema.ts';
 import {
   BOT_TOKEN,
   CHANNEL,
@@ -13,10 +9,14 @@ import {
   publish,
   startDiscord,
   waitForRuns,
-} from './helpers/engine.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { connectV1, connectV2 } from './helpers/mcp.ts';
-import { type Service, startService, UUID_RE } from './helpers/service.ts';
+} from '@inlay/test-kit/engine';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV1, connectV2 } from '@inlay/test-kit/mcp';
+import { type Service, startService, UUID_RE } from '@inlay/test-kit/service';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_WORKFLOW_ID } from '../src/engine/action-run.ts';
+import { executionSteps, executions } from '../src/store/schema.ts';
 
 let svc: Service;
 let discord: Awaited<ReturnType<typeof startDiscord>>;

@@ -1,13 +1,13 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV2, rawRpc, rpcMessages } from '@inlay/test-kit/mcp';
+import { providerEgress } from '@inlay/test-kit/providers';
+import { type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INLINE_TEXT_BYTES, toolResult } from '../src/mcp/result-cap.ts';
 import { executionSteps } from '../src/store/schema.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { connectV2, rawRpc, rpcMessages } from './helpers/mcp.ts';
-import { providerEgress } from './helpers/providers.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 const CAP = 1024 * 1024;
 const HUGE = Buffer.from(JSON.stringify({ blob: 'x'.repeat(45 * 1024 * 1024) }));

@@ -1,12 +1,12 @@
 import { request } from 'node:http';
+import { seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV1, connectV2, rawRpc } from '@inlay/test-kit/mcp';
+import { type Service, startService } from '@inlay/test-kit/service';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { connectV1, connectV2, rawRpc } from './helpers/mcp.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 /**
  * A fetch whose every name resolves to 127.0.0.1, as a DNS-rebinding attack makes it: the browser (here the

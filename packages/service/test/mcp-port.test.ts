@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV2 } from '@inlay/test-kit/mcp';
+import { type Service, startService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../src/app.ts';
-import { seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { connectV2 } from './helpers/mcp.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 async function freePort(): Promise<number> {
   const probe = createServer();

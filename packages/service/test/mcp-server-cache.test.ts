@@ -1,9 +1,9 @@
+import { seedAccount } from '@inlay/test-kit/fixtures';
+import { rawRpc, rpcMessages } from '@inlay/test-kit/mcp';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { sql as q } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedAccount } from './helpers/fixtures.ts';
-import { rawRpc, rpcMessages } from './helpers/mcp.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 // An MCP server's row is kept in the read cache (mcp/servers.ts findByToken): these check that it is still
 // refused as soon as it is deleted, and that the access token is still checked on every request.

@@ -4,6 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpRestrictions } from '@inlay/contract';
+import { createUser, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV2, rawRpc, rpcMessages } from '@inlay/test-kit/mcp';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { eq } from 'drizzle-orm';
@@ -12,9 +15,6 @@ import { MCP_PROTOCOL_VERSIONS } from '../src/mcp/protocol-versions.ts';
 import { Restrictions } from '../src/mcp/restrictions.ts';
 import { TOOLS } from '../src/mcp/tools.ts';
 import { mcpServers } from '../src/store/schema.ts';
-import { createUser, seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { connectV2, rawRpc, rpcMessages } from './helpers/mcp.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;

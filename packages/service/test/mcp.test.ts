@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { createUser, insertExecutions, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV1, connectV2, rawRpc, rpcMessages } from '@inlay/test-kit/mcp';
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_PROTOCOL_VERSIONS } from '../src/mcp/protocol-versions.ts';
 import { mcpServers } from '../src/store/schema.ts';
-import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { connectV1, connectV2, rawRpc, rpcMessages } from './helpers/mcp.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;
@@ -34,7 +34,7 @@ const init = (id: unknown = 1, version = '2025-11-25') =>
   });
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
   await insertExecutions(svc.db, s, 3);
   jwt = await tokenFor(svc, s.apiKey, s.userId);

@@ -1,13 +1,13 @@
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let a: { apiKey: string };
 let b: { apiKey: string };
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   a = await svc.account('A');
   b = await svc.account('B');
 });

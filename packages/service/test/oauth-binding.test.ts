@@ -1,11 +1,11 @@
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { type Provider, providerConnectors, providerEgress, startProvider } from '@inlay/test-kit/providers';
+import { type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/accounts/api-keys.ts';
 import { credentials, oauthStates } from '../src/store/schema.ts';
-import { TestBrowser } from './helpers/browser.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { type Provider, providerConnectors, providerEgress, startProvider } from './helpers/providers.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 /**
  * The state is bound to the browser that opened Inlay's start link: a cookie (httpOnly, SameSite=Lax,

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { type Provider, providerConnectors, providerEgress, startProvider } from '@inlay/test-kit/providers';
+import { type Service, startService } from '@inlay/test-kit/service';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { type Provider, providerConnectors, providerEgress, startProvider } from './helpers/providers.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);

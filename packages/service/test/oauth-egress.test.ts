@@ -1,7 +1,7 @@
 import { ConnectorRuntime, EgressPolicy } from '@inlay/connectors';
+import { type Provider, providerConnectors, startProvider } from '@inlay/test-kit/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthClient, OAuthError } from '../src/credentials/oauth-client.ts';
-import { type Provider, providerConnectors, startProvider } from './helpers/providers.ts';
 
 let provider: Provider;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
+import { createUser } from '@inlay/test-kit/fixtures';
+import { connectV2, rawRpc } from '@inlay/test-kit/mcp';
+import { type Provider, providerConnectors, providerEgress, startProvider } from '@inlay/test-kit/providers';
+import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials } from '../src/store/schema.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { connectV2, rawRpc } from './helpers/mcp.ts';
-import { type Provider, providerConnectors, providerEgress, startProvider } from './helpers/providers.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 /**
  * Where an OAuth flow may send the browser or post its result: the account's allowed origins, Inlay's own

@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { type Provider, providerConnectors, providerEgress, startProvider } from '@inlay/test-kit/providers';
+import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/accounts/api-keys.ts';
 import { oauthAppAad } from '../src/credentials/oauth-apps.ts';
 import { credentials, oauthApps, oauthStates } from '../src/store/schema.ts';
-import { TestBrowser } from './helpers/browser.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { type Provider, providerConnectors, providerEgress, startProvider } from './helpers/providers.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let provider: Provider;
 let svc: Service;

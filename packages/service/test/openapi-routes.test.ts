@@ -1,10 +1,10 @@
+import { routeTable } from '@inlay/test-kit/route-table';
+import { type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable } from './helpers/route-table.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
 });
 afterAll(() => svc?.close());
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { type Json, OpenApiResponseValidator } from '@inlay/test-kit/openapi-validator';
+import { type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenApiResponseValidator } from './helpers/openapi-validator.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let v: OpenApiResponseValidator;
 beforeAll(async () => {
-  svc = await startService();
-  v = new OpenApiResponseValidator(await (await fetch(`${svc.url}/openapi.json`)).json());
+  svc = await sharedService();
+  v = new OpenApiResponseValidator((await (await fetch(`${svc.url}/openapi.json`)).json()) as Json);
 });
 afterAll(() => svc?.close());
 

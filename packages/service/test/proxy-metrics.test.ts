@@ -1,15 +1,15 @@
 import type { ConnectorDefinition } from '@inlay/connectors';
+import { startUpstream, type Upstream } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { privateDatabase } from '@inlay/test-kit/private-database';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
+import { testResolver } from '@inlay/test-kit/ssrf';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { testResolver } from '../../connectors/test/helpers/ssrf.ts';
 import { ProxyMetrics } from '../src/proxy/proxy-metrics.ts';
 import { proxyCounts } from '../src/store/schema.ts';
 import type { Db } from '../src/store/store.ts';
-import { startUpstream, type Upstream } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { privateDatabase } from './helpers/private-database.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 /** A provider on 127.0.0.1 that takes one key: `/fail` answers 503, anything else a small JSON body. */
 const provider = () =>

@@ -1,17 +1,17 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServerClient, createUserClient } from '@inlay/client/server';
 import type { ConnectorDefinition } from '@inlay/connectors';
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV2 } from '@inlay/test-kit/mcp';
+import { type Provider, providerConnectors, startProvider } from '@inlay/test-kit/providers';
+import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
+import { connectionGuard, startCanary, testResolver } from '@inlay/test-kit/ssrf';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createServerClient, createUserClient } from '../../client/src/index.server.ts';
-import { connectionGuard, startCanary, testResolver } from '../../connectors/test/helpers/ssrf.ts';
 import { credentials } from '../src/store/schema.ts';
-import { TestBrowser } from './helpers/browser.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { connectV2 } from './helpers/mcp.ts';
-import { type Provider, providerConnectors, startProvider } from './helpers/providers.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 /** A provider API on 127.0.0.1 that echoes what it received, streams downloads and sets unsafe headers. */
 async function startEcho() {
@@ -274,7 +274,7 @@ describe('forwarding', () => {
     });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    const problem = await res.json();
+    const problem = (await res.json()) as { errors?: unknown };
     expect(problem).toMatchObject({
       code: 'payload_too_large',
       detail: 'The request body exceeds the 10 MB limit',

@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnCli, waitForOutput } from './helpers/cli.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { rawRpc } from './helpers/mcp.ts';
+import { spawnCli, waitForOutput } from '@inlay/test-kit/cli';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { rawRpc } from '@inlay/test-kit/mcp';
 import {
   expectProblem,
   onPostgres,
@@ -12,7 +11,8 @@ import {
   type Service,
   startService,
   TEST_MASTER_KEY,
-} from './helpers/service.ts';
+} from '@inlay/test-kit/service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 function expectLimited(r: Reply, policy: string, quota: number, window: number) {
   expectProblem(r, 429, 'rate_limited');

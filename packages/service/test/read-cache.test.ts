@@ -1,3 +1,6 @@
+import { deafProxy } from '@inlay/test-kit/deaf-proxy';
+import { createUser, installDirect, seedAccount, slackDefinition, tokenFor } from '@inlay/test-kit/fixtures';
+import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,9 +8,6 @@ import { apiKeyRow, generateApiKey, sha256 } from '../src/accounts/api-keys.ts';
 import { CHANGES_CHANNEL } from '../src/store/change-feed.ts';
 import { trackLocalWrites } from '../src/store/local-writes.ts';
 import { userWorkflows, workflows } from '../src/store/schema.ts';
-import { deafProxy } from './helpers/deaf-proxy.ts';
-import { createUser, installDirect, seedAccount, slackDefinition, tokenFor } from './helpers/fixtures.ts';
-import { onPostgres, type Service, startService } from './helpers/service.ts';
 
 type Seed = Awaited<ReturnType<typeof seedAccount>>;
 

@@ -1,10 +1,10 @@
 // What started a run, as its log entry tells it: the trigger (kind, event name, data), the one-line summary
 // the definition declares, reruns linked both ways, and one entry read on its own.
 import { randomUUID } from 'node:crypto';
+import { install, logsOf, publish, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { install, logsOf, publish, waitForRuns } from './helpers/engine.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let apiKey: string;
@@ -21,7 +21,7 @@ const step = () => ({
 });
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   ({ apiKey } = await svc.account('summary'));
   userId = await createUser(svc, apiKey, 'summer');
   workflowId = await publish(svc, apiKey, {

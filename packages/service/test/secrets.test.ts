@@ -1,11 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { type SQL, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../src/accounts/api-keys.ts';
-import { TestBrowser } from './helpers/browser.ts';
-import { connectV2 } from './helpers/mcp.ts';
-import { postgresBin } from './helpers/private-postgres.ts';
+import { TestBrowser } from '@inlay/test-kit/browser';
+import { connectV2 } from '@inlay/test-kit/mcp';
+import { postgresBin } from '@inlay/test-kit/private-postgres';
 import {
   BASIC_TOKEN,
   BASIC_USER,
@@ -14,8 +11,11 @@ import {
   providerConnectors,
   providerEgress,
   startProvider,
-} from './helpers/providers.ts';
-import { onPostgres, type Reply, type Service, startService, TEST_MASTER_KEY } from './helpers/service.ts';
+} from '@inlay/test-kit/providers';
+import { onPostgres, type Reply, type Service, startService, TEST_MASTER_KEY } from '@inlay/test-kit/service';
+import { type SQL, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../src/accounts/api-keys.ts';
 
 let provider: Provider;
 let svc: Service;

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connectorUuid } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executionSteps, executions } from '../src/store/schema.ts';
 import {
   CHANNEL,
   discordCredential,
@@ -12,9 +9,9 @@ import {
   startDiscord,
   startUpstream,
   waitForRuns,
-} from './helpers/engine.ts';
-import { createUser, insertExecutions } from './helpers/fixtures.ts';
-import { connectV2, rawRpc, rpcMessages } from './helpers/mcp.ts';
+} from '@inlay/test-kit/engine';
+import { createUser, insertExecutions } from '@inlay/test-kit/fixtures';
+import { connectV2, rawRpc, rpcMessages } from '@inlay/test-kit/mcp';
 import {
   Installation,
   LogEntry,
@@ -24,8 +21,11 @@ import {
   Tool,
   violations,
   Workflow,
-} from './helpers/seed-shapes.ts';
-import { type Service, startService } from './helpers/service.ts';
+} from '@inlay/test-kit/seed-shapes';
+import { type Service, startService } from '@inlay/test-kit/service';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executionSteps, executions } from '../src/store/schema.ts';
 
 // Every seed resource, field by field, on real responses of a running service, sent as the seed sends them.
 let svc: Service;

@@ -1,19 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '@inlay/test-kit/cli';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, type Service, sharedService, TEST_MASTER_KEY } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../src/store/schema.ts';
-import { runCli } from './helpers/cli.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, type Service, startService, TEST_MASTER_KEY } from './helpers/service.ts';
 
 let svc: Service;
 let apiKey: string;
 let accountId: string;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   ({ apiKey, accountId } = await svc.account());
 });
 afterAll(async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type ConnectorDefinition, catalog } from '@inlay/connectors';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { install, publish, waitForRuns } from '@inlay/test-kit/engine';
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { connectV2 } from '@inlay/test-kit/mcp';
+import { type Service, startService } from '@inlay/test-kit/service';
 import {
   connectionGuard,
   internalForms,
@@ -13,12 +14,11 @@ import {
   startCanary,
   startRedirector,
   testResolver,
-} from '../../connectors/test/helpers/ssrf.ts';
+} from '@inlay/test-kit/ssrf';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { executionSteps } from '../src/store/schema.ts';
-import { install, publish, waitForRuns } from './helpers/engine.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { connectV2 } from './helpers/mcp.ts';
-import { type Service, startService } from './helpers/service.ts';
 
 /**
  * The SSRF matrix: every way a party Inlay does not trust can aim a request (an agent's MCP action with a

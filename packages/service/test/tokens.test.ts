@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { expectProblem, ISO_MS_RE, type Service, sharedService, UUID_RE } from '@inlay/test-kit/service';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSigningKey } from '../src/tokens/signing-keys.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
 
 let svc: Service;
 let acct: { accountId: string; apiKey: string };
@@ -13,7 +13,7 @@ const b64url = (v: unknown) =>
   Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   acct = await svc.account();
   userId = await createUser(svc, acct.apiKey, 'tok');
 });

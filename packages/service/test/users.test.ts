@@ -1,15 +1,15 @@
+import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, ISO_MS_RE, type Service, sharedService, UUID_RE } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/store/schema.ts';
-import { createUser, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
 
 let svc: Service;
 let a: { accountId: string; apiKey: string };
 let b: { accountId: string; apiKey: string };
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   a = await svc.account('A');
   b = await svc.account('B');
 });

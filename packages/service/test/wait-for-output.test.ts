@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
+import { waitForOutput } from '@inlay/test-kit/cli';
 import { describe, expect, it } from 'vitest';
-import { waitForOutput } from './helpers/cli.ts';
 
 /** A child that writes `pieces` to stdout 30 ms apart, then stays until killed. */
 function writer(pieces: (string | number[])[]) {

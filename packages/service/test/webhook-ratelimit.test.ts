@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { install, publish } from '@inlay/test-kit/engine';
+import { createUser } from '@inlay/test-kit/fixtures';
+import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { install, publish } from './helpers/engine.ts';
-import { createUser } from './helpers/fixtures.ts';
-import { expectProblem, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let apiKey: string;

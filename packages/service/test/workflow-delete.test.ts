@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createUser, insertExecutions, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
+import { waitUntilBlockedBy } from '@inlay/test-kit/lock-wait';
+import { expectProblem, onPostgres, type Reply, type Service, sharedService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,16 +11,13 @@ import {
   workflows,
   workflowVersions,
 } from '../src/store/schema.ts';
-import { createUser, insertExecutions, seedAccount, tokenFor } from './helpers/fixtures.ts';
-import { waitUntilBlockedBy } from './helpers/lock-wait.ts';
-import { expectProblem, onPostgres, type Reply, type Service, startService } from './helpers/service.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;
 let bob: string;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
   bob = await createUser(svc, s.apiKey, 'bob');
 });

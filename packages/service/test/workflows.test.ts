@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { connectorUuid } from '@inlay/connectors';
+import { createUser, installDirect, seedAccount, slackDefinition, tokenFor } from '@inlay/test-kit/fixtures';
+import { expectProblem, ISO_MS_RE, type Service, sharedService, UUID_RE } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowVersions } from '../src/store/schema.ts';
-import { createUser, installDirect, seedAccount, slackDefinition, tokenFor } from './helpers/fixtures.ts';
-import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from './helpers/service.ts';
 
 let svc: Service;
 let s: Awaited<ReturnType<typeof seedAccount>>;
 
 beforeAll(async () => {
-  svc = await startService();
+  svc = await sharedService();
   s = await seedAccount(svc);
 });
 afterAll(() => svc?.close());

@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'oaaXk2z9Qm4RtY7uI1oP3aS5dF8gH0jK.v1.eyJ1c2VySWQiOiJ1c3JBQkMxMjMifQ.refreshable';
 const base = 'appA1b2C3d4E5f6G7';

@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const token = '2/1204170939218720/1206123456789012:5f2a8c1d9e7b3a6f4c0d2e8b1a9f7c3d';
 const TASK_FIELDS = 'name,notes,completed,due_on,permalink_url,assignee.name,projects.name,workspace.name';

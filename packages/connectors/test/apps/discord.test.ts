@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const botToken = 'MTE4NTk2MzQ1Njc4OTAxMjM0NQ.GaBcDe.f1G2h3I4j5K6l7M8n9O0p1Q2r3S4t5U6v7W8x9';
 const guildId = '1185963456789012300';

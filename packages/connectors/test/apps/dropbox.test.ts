@@ -1,4 +1,4 @@
-import { bearer, connectorSuite } from '../helpers/suite.ts';
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'sl.u.AFdRopB0x-9xR2aY5dW8cO1nM4lK7iH0gE3tB6rQ9wE2yU5iO8pA1';
 

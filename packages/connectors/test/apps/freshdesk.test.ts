@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const apiKey = 'sFqWQG4Jm8xXzYbC2dEk';
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:X`).toString('base64')}`;

@@ -1,4 +1,4 @@
-import { bearer, connectorSuite } from '../helpers/suite.ts';
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzY29wZXMiOlsicHJvdmlzaW9uaW5nIl19.front-sig';
 const error = (status: number, title: string, message: string) => ({ _error: { status, title, message } });

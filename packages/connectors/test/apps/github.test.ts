@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'gho_16C7e42F292c6912E7710c838347Ae178B4a';
 const issue = {

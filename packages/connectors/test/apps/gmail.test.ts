@@ -1,6 +1,6 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const token =
   'ya29.a0AfB_byD4lS0wU3nR9yX6oM2qA8kI5tE7gH1bF-3vZ4jP0lN6uS9xR2aY5dW8cO1nM4lK7iH0gE3tB6rQ9wE2yU5iO8pA1';

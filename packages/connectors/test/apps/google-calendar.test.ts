@@ -1,6 +1,6 @@
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { bearer, connectorSuite } from '../helpers/suite.ts';
 
 const token = 'ya29.a0AfB_byCal3nD4r-9xR2aY5dW8cO1nM4lK7iH0gE3tB6rQ9wE2yU5iO8pA1';
 

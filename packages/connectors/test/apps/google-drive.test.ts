@@ -1,6 +1,6 @@
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { bearer, connectorSuite } from '../helpers/suite.ts';
 
 const token = 'ya29.a0AfB_byDr1v3-3vZ4jP0lN6uS9xR2aY5dW8cO1nM4lK7iH0gE3tB6rQ9';
 const FIELDS = 'id, name, mimeType, webViewLink, parents, modifiedTime, size';

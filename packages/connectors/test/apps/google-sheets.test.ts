@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const token =
   'ya29.a0AfB_byC3kR9vT2mQ8xW5nL1pZ7jH4sD6fG0aE-2uY3iO9kM5tR8wQ1zX4cV7bN0mL3kJ6hG9fD2sA5qW8eR1tY4uI7oP0';

@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const token =
   'CKXv8ZqxMhIHAAEAQAAAARjY8e4JIJDl3QEo6uQnMhRvVxEzqMWvHkFGH0uk8RgeeiLjYjoxAAAAQQAAAAAAAAAAAAAAAIAAAAAAAAAAAAAgAAAAAA';

@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'dG9rOjRmMmE5YjNjXzFkN2VfNGE2Zl84YjJjXzNkOWUxZjBhNWI2YzoxOjA=';
 const rawContact = {

@@ -1,6 +1,6 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { fromAdf, toAdf } from '../../src/apps/jira.ts';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const apiToken = 'ATATT3xFfGF0kq2ZsX9yPm4R7tUvW1bC8dE5fG6hJ3kL0mN2oP4qR6sT8uV=7A1B2C3D';
 const fields = { site: 'acme', email: 'ada@acme.test', apiToken };

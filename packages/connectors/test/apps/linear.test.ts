@@ -1,5 +1,5 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { expect } from 'vitest';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const token = 'lin_oauth_8f3c2b1a9d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a';
 const issue = {

@@ -1,7 +1,7 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { subscriberHash } from '../../src/apps/mailchimp.ts';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const apiKey = '3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c2e-us21';
 /** md5 of "ada@example.com" */

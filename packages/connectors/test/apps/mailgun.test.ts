@@ -1,6 +1,6 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const apiKey = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
 const basic = (key: string) => `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;

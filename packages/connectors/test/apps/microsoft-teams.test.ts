@@ -1,6 +1,6 @@
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { bearer, connectorSuite } from '../helpers/suite.ts';
 
 const token =
   'eyJ0eXAiOiJKV1QiLCJub25jZSI6IlRlYW1zIn0.eyJhdWQiOiJodHRwczovL2dyYXBoLm1pY3Jvc29mdC5jb20ifQ.sig';

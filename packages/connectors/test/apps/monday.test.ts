@@ -1,5 +1,5 @@
+import { connectorSuite, type Expected } from '@inlay/test-kit/suite';
 import { expect } from 'vitest';
-import { connectorSuite, type Expected } from '../helpers/suite.ts';
 
 const token = 'eyJhbGciOiJIUzI1NiJ9.eyJ0aWQiOjMxNDE1OTI2NSwiYWlkIjoyNzE4MjgxOH0.monday-sig';
 

@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'secret_ntn_4g7Hk2LmP9qRsT3uVwXy5Z8aBcDeFgHiJkLmNoPqRsTuV';
 const db = 'd9824bdc84454327be8b5b47500af6ce';

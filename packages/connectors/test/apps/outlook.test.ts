@@ -1,4 +1,4 @@
-import { bearer, connectorSuite } from '../helpers/suite.ts';
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'eyJ0eXAiOiJKV1QiLCJub25jZSI6Ik91dGxvb2sifQ.eyJzY3AiOiJNYWlsLlNlbmQifQ.sig';
 const SUMMARY =

@@ -1,6 +1,6 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const token = 'v1u:AQIBAHj+LzTNK2yuuuaLqifzhWb9crUNKTpk4FlQ9rjnXqp_6AEGm0ZmYmI5NzQ2NzE';
 

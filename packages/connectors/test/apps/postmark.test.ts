@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const serverToken = 'b3c6a2f1-8d4e-4f1a-9c2b-7e5d0a1b2c3d';
 const ok = {

@@ -1,6 +1,6 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const token = 'eyJlbmMiOiJBMTI4Q0JDLUhTMjU2IiwiYWxnIjoiZGlyIn0..qbo-access.token';
 const realmId = '9130357766908716';

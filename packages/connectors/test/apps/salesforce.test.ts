@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const token = '00D5g000004XyZa!AQ8AQJ7vXo0kGxXb3.q0d8Jm1y2W5rKfZcT4uP9nLbE6hVwR3sYtA1iO7eD2gH5jK8lM0nB';
 const API = '/services/data/v62.0';

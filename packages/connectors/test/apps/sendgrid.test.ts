@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const apiKey = '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';
 const listId = 'ca7a3796-e8a8-4029-9ccb-df8937940562';

@@ -1,5 +1,5 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { expect } from 'vitest';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const token = 'shpua_4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c';
 const gql = (operation: string, variables: unknown) => ({

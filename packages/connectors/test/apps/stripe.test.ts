@@ -1,6 +1,6 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { formatAmount } from '../../src/apps/stripe.ts';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const apiKey = 'rk_test_51HxQk2L9mN3oP4qR5sT6uV7wX8yZ9aB0cD1eF2gH3iJ4kL5mN6oP7qR8sT9uV0wX1yZ2aB3cD4eF5gH6';
 const customer = {

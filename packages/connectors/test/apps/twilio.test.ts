@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const accountSid = 'ACa1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6';
 const authToken = '9f8e7d6c5b4a39281706f5e4d3c2b1a0';

@@ -1,4 +1,4 @@
-import { bearer, connectorSuite } from '../helpers/suite.ts';
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'tfp_8Hk2n4Pq7Rs9Tv1Wx3Yz5Ab7Cd9Ef1Gh3Ij5Kl7Mn9_3mB8x4Lp2Qr6St0Uv';
 

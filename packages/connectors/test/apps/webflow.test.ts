@@ -1,4 +1,4 @@
-import { bearer, connectorSuite } from '../helpers/suite.ts';
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'd1c2b3a4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const collection = '580e63fc8c9a982ac9b8b745';

@@ -1,4 +1,4 @@
-import { connectorSuite } from '../helpers/suite.ts';
+import { connectorSuite } from '@inlay/test-kit/suite';
 
 const apiToken = 'wZ3xY9kL2mN8pQ4rS6tU1vW7xY0zA5bC3dE9fG2h';
 const fields = { subdomain: 'acme', email: 'agent@acme.test', apiToken };

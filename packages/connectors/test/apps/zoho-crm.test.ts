@@ -1,6 +1,6 @@
+import { connectorSuite } from '@inlay/test-kit/suite';
 import { describe, expect, it } from 'vitest';
 import { ConnectorRuntime, catalog } from '../../src/index.ts';
-import { connectorSuite } from '../helpers/suite.ts';
 
 const token = '1000.8cb99d4b2f1e7a6c5d3b9e0f1a2b3c4d.9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e';
 const details = {

@@ -1,4 +1,4 @@
-import { bearer, connectorSuite } from '../helpers/suite.ts';
+import { bearer, connectorSuite } from '@inlay/test-kit/suite';
 
 const token = 'eyJzdiI6IjAwMDAwMSIsImFsZyI6IkhTNTEyIn0.eyJ1aWQiOiJab29tIn0.sig';
 

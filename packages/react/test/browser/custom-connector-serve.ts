@@ -3,8 +3,8 @@
 // PostgreSQL, so no other test's engine picks up its runs), with one account and one user and nothing else.
 // Prints `{url, apiKey, userId, providerUrl, workspace, key}` (the last two: the credential the CRM takes) as
 // one JSON line and serves until stdin closes.
-import { startUpstream, type Upstream } from '../../../service/test/helpers/engine.ts';
-import { privateDatabase } from '../../../service/test/helpers/private-database.ts';
+import { startUpstream, type Upstream } from '@inlay/test-kit/engine';
+import { privateDatabase } from '@inlay/test-kit/private-database';
 import { createUser, startService } from '../helpers.ts';
 
 /** What the CRM accepts: the workspace and the key, joined as the connector's `format` says. */

@@ -22,6 +22,8 @@ export interface Store {
   kind: 'pglite' | 'postgres';
   /** The node-postgres pool when on PostgreSQL (pg-boss and the rate limiter share it). */
   pool?: pg.Pool;
+  /** The embedded database when on PGlite (tests clone a migrated one with `pglite.clone()`). */
+  pglite?: PGlite;
   /** Changes to cached data, from this process and (through PostgreSQL notifications) every other one. */
   readonly changes: ChangeFeed;
   migrate(): Promise<void>;
@@ -35,6 +37,8 @@ export interface StoreOptions {
   /** PGlite data folder; `memory://` (or undefined) keeps the database in memory. */
   dataDir?: string;
   poolSize?: number;
+  /** An open PGlite instance to wrap instead of opening `dataDir` (the store closes it). Tests pass a clone of a migrated one. */
+  pglite?: PGlite;
 }
 
 const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -42,7 +46,9 @@ const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
 const MIGRATION_LOCK = 7_414_352_901;
 
 export async function createStore(opts: StoreOptions): Promise<Store> {
-  return opts.databaseUrl ? postgresStore(opts.databaseUrl, opts.poolSize ?? 10) : pgliteStore(opts.dataDir);
+  return opts.databaseUrl
+    ? postgresStore(opts.databaseUrl, opts.poolSize ?? 10)
+    : pgliteStore(opts.dataDir, opts.pglite);
 }
 
 function postgresStore(url: string, max: number): Store {
@@ -129,16 +135,16 @@ function lockDataDir(dataDir: string): () => void {
   throw new StoreLockedError(`could not lock ${dataDir}`);
 }
 
-async function pgliteStore(dataDir?: string): Promise<Store> {
-  const inMemory = !dataDir || dataDir.startsWith('memory://');
+async function pgliteStore(dataDir?: string, open?: PGlite): Promise<Store> {
+  const inMemory = Boolean(open) || !dataDir || dataDir.startsWith('memory://');
   let unlock = () => {};
-  if (!inMemory) {
+  if (!inMemory && dataDir) {
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataDir(dataDir);
   }
   let client: PGlite;
   try {
-    client = await PGlite.create(inMemory ? undefined : dataDir);
+    client = open ?? (await PGlite.create(inMemory ? undefined : dataDir));
   } catch (err) {
     unlock();
     throw err;
@@ -154,6 +160,7 @@ async function pgliteStore(dataDir?: string): Promise<Store> {
   return {
     db,
     kind: 'pglite',
+    pglite: client,
     changes,
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS }),
     ping: () => ping(db),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
+import { executions, userWorkflows } from '@inlay/service/testing';
 import { and, eq } from 'drizzle-orm';
-import { executions, userWorkflows } from '../../src/store/schema.ts';
 import { install, publish } from './engine.ts';
 import { createUser } from './fixtures.ts';
 import type { Service } from './service.ts';

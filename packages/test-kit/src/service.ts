@@ -1,7 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConnectorDefinition, Resolve } from '@inlay/connectors';
-import { createAccount, createApp, createLogger, type InlayApp, loadConfig } from '../../src/index.ts';
+import {
+  type Config,
+  createAccount,
+  createApp,
+  createLogger,
+  createStore,
+  type InlayApp,
+  loadConfig,
+  type Store,
+} from '@inlay/service';
 import { type OpenApiResponseValidator, validatorFor } from './openapi-validator.ts';
 
 export const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -32,18 +41,68 @@ const outsideRestContract = (method: string, path: string) =>
 
 export type Service = Awaited<ReturnType<typeof startService>>;
 
-/** Starts the real service on 127.0.0.1 with an in-memory PGlite, or on PostgreSQL when DATABASE_URL is set. */
-export async function startService(
-  opts: {
-    env?: Record<string, string>;
-    connectors?: readonly ConnectorDefinition[];
-    logs?: string[];
-    /** The resolver behind outbound requests (a test resolver maps names to loopback). */
-    resolve?: Resolve;
-    /** Every MCP request through the SDK (see CreateAppOptions). */
-    mcpSdkOnly?: boolean;
-  } = {},
-) {
+export interface StartServiceOptions {
+  /** Environment the service's config reads, over the test defaults (an in-memory store, silent logs, no rate limits). */
+  env?: Record<string, string>;
+  /** The connector catalog (default: the built-ins). */
+  connectors?: readonly ConnectorDefinition[];
+  /** Collects the service's log lines (at `debug`); without it the service logs nothing. */
+  logs?: string[];
+  /** The resolver behind outbound requests (a test resolver maps names to loopback). */
+  resolve?: Resolve;
+  /** Every MCP request through the SDK (see CreateAppOptions). */
+  mcpSdkOnly?: boolean;
+  /**
+   * A database of the service's own instead of the worker's shared one (default false). On PGlite it is a clone of
+   * the worker's migrated database, so it starts empty; on PostgreSQL pass a private database's URL as
+   * `env.DATABASE_URL` as well. For a service that must not meet the rows or the engines of other files: a sweep of
+   * every queued run, a purge of every old row, a count of a whole table.
+   */
+  ownStore?: boolean;
+}
+
+/**
+ * The worker's PGlite databases. vitest runs every file of a worker in one module graph (`isolate: false`), so the
+ * WebAssembly build, the database and the migrations are paid once a worker, not once a file. `template` is migrated
+ * and never written; `shared` (a clone of it) is the store every file's services use, as API nodes share a
+ * PostgreSQL database. Kept on `globalThis` so that a module graph vitest rebuilds still finds them.
+ */
+const WORKER_DB = Symbol.for('inlay.test-kit.pglite');
+type WorkerDb = { template: Promise<Store>; shared?: Promise<Store> };
+type WithWorkerDb = typeof globalThis & { [WORKER_DB]?: WorkerDb };
+
+function workerDb(): WorkerDb {
+  const g = globalThis as WithWorkerDb;
+  g[WORKER_DB] ??= {
+    template: createStore({ dataDir: 'memory://' }).then(async (store) => {
+      await store.migrate();
+      return store;
+    }),
+  };
+  return g[WORKER_DB];
+}
+
+/** A new store on a clone of the worker's migrated template: the schema, and no rows. */
+async function freshStore(): Promise<Store> {
+  const template = await workerDb().template;
+  // clone() is typed as the interface; it returns a PGlite.
+  return createStore({ pglite: (await template.pglite!.clone()) as NonNullable<Store['pglite']> });
+}
+
+/**
+ * The store handed to the service: none on PostgreSQL or with a PGlite folder in `env` (the service opens those
+ * itself), a fresh one for `ownStore`, else the worker's shared one.
+ */
+async function storeFor(opts: StartServiceOptions, config: Config): Promise<Store | undefined> {
+  if (config.databaseUrl || !config.dataDir.startsWith('memory://')) return undefined;
+  if (opts.ownStore) return freshStore();
+  const db = workerDb();
+  db.shared ??= freshStore();
+  return db.shared;
+}
+
+/** Starts the real service on 127.0.0.1 on the worker's PGlite store, or on PostgreSQL when DATABASE_URL is set. */
+export async function startService(opts: StartServiceOptions = {}) {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -57,6 +116,8 @@ export async function startService(
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...opts.env,
   });
+  const store = await storeFor(opts, config);
+  const ownsStore = Boolean(store && opts.ownStore);
   const sink = opts.logs;
   const logger = createLogger(
     config.logLevel,
@@ -67,6 +128,7 @@ export async function startService(
     connectors: opts.connectors,
     resolve: opts.resolve,
     mcpSdkOnly: opts.mcpSdkOnly,
+    store,
   });
   server.on('request', app);
 
@@ -118,8 +180,23 @@ export async function startService(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await app.close();
+      if (ownsStore) await store!.close();
     },
   };
+}
+
+const SHARED_SERVICE = Symbol.for('inlay.test-kit.service');
+type WithService = typeof globalThis & { [SHARED_SERVICE]?: Promise<Service> };
+
+/**
+ * The worker's service with the default options, started by the first file that asks and shared by every later
+ * one: a file isolates itself by its own account and users (`svc.account()`). Its `close()` does nothing; the
+ * service lives as long as the worker. A file that needs other options calls `startService(options)` instead.
+ */
+export function sharedService(): Promise<Service> {
+  const g = globalThis as WithService;
+  g[SHARED_SERVICE] ??= startService().then((svc) => ({ ...svc, close: async () => {} }));
+  return g[SHARED_SERVICE];
 }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,5 +1,5 @@
 import { createHmac, createPublicKey, KeyObject, randomUUID, sign } from 'node:crypto';
-import { loadOrCreateSigningKey } from '../../src/tokens/signing-keys.ts';
+import { loadOrCreateSigningKey } from '@inlay/service/testing';
 import type { Service } from './service.ts';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');

@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { DeclarativeConnector, type OptionItem } from '@inlay/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConnectorDefinition,
   ConnectorError,
@@ -9,7 +7,9 @@ import {
   catalog,
   compileDeclarative,
   type HttpMethod,
-} from '../../src/index.ts';
+} from '@inlay/connectors';
+import { DeclarativeConnector, type OptionItem } from '@inlay/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Recorded, type Reply, startProvider } from './provider.ts';
 
 /** What the provider must have received. Query and body are compared exactly; no `body` means an empty body. */

@@ -2,9 +2,9 @@ import dc from 'node:diagnostics_channel';
 import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, isIP, type Socket } from 'node:net';
+import type { Resolve } from '@inlay/connectors';
 import ipaddr from 'ipaddr.js';
 import { expect } from 'vitest';
-import type { Resolve } from '../../src/egress/egress-policy.ts';
 
 /**
  * The SSRF matrix's parts, shared by every entry point that sends a request somewhere a user, an agent or

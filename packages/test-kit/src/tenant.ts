@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { installations, webhookAad } from '@inlay/service/testing';
 import { eq } from 'drizzle-orm';
-import { webhookAad } from '../../src/installations/installations.ts';
-import { installations } from '../../src/store/schema.ts';
 import { createUser, insertExecutions, installDirect, seedAccount, tokenFor } from './fixtures.ts';
 import type { Service } from './service.ts';
 

@@ -1,5 +1,5 @@
+import type { Db } from '@inlay/service/testing';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../src/store/store.ts';
 import { onPostgres } from './service.ts';
 
 export type Snapshot = Record<string, string>;

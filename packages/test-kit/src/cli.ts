@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-export const SERVICE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+/** The service package's folder, found by name (the kit depends on @inlay/service). */
+export const SERVICE_DIR = dirname(createRequire(import.meta.url).resolve('@inlay/service/package.json'));
+/** The `inlay` bin's source, run with tsx as `pnpm inlay` does. */
+export const CLI = join(SERVICE_DIR, 'src', 'cli.ts');
 
 /** Starts `inlay <args>` from source, as `pnpm inlay` does. */
 export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): ChildProcess {

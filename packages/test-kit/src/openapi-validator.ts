@@ -4,7 +4,7 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats is CommonJS: its default export is the plugin function.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-type Json = Record<string, any>;
+export type Json = Record<string, any>;
 
 export interface ObservedResponse {
   method: string;

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
+import { executions } from '@inlay/service/testing';
 import { inArray } from 'drizzle-orm';
-import { executions } from '../../src/store/schema.ts';
 import type { Service } from './service.ts';
 
 export interface Seen {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connectorUuid } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
-import { executionSteps, executions, installations, userWorkflows } from '../../src/store/schema.ts';
-import type { Db } from '../../src/store/store.ts';
+import { type Db, executionSteps, executions, installations, userWorkflows } from '@inlay/service/testing';
 import type { Service } from './service.ts';
 
 export const slackDefinition = (): WorkflowDefinitionInput => {
