@@ -201,7 +201,13 @@ beforeAll(async () => {
   app = join(dir, 'my-host');
   npmApp = join(dir, 'my-npm-host');
   // Step 1 of the page: build and pack, once; the npm app gets copies of the same tarballs.
-  await run(process.execPath, [join(repo, 'scripts/pack-packages.mjs'), '--out', join(app, 'inlay')], repo);
+  // `pnpm test` has built every package once already (INLAY_BUILT): pack those builds.
+  const noBuild = process.env.INLAY_BUILT ? ['--no-build'] : [];
+  await run(
+    process.execPath,
+    [join(repo, 'scripts/pack-packages.mjs'), '--out', join(app, 'inlay'), ...noBuild],
+    repo,
+  );
   await cp(join(app, 'inlay'), join(npmApp, 'inlay'), { recursive: true });
   // Step 2 and 3: the page's files, written as shown into both apps.
   for (const f of titledBlocks(join(repo, 'docs/embedding.md')))

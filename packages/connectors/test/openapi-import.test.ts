@@ -1,14 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
 import { DeclarativeConnector } from '@inlay/contract';
+import { readFixture } from '@inlay/test-kit/fixture-files';
 import { startProvider } from '@inlay/test-kit/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectorRuntime, compileDeclarative, importOpenApi, OpenApiImportError } from '../src/index.ts';
 
-const fixture = (name: string) =>
-  gunzipSync(readFileSync(new URL(`./fixtures/openapi/${name}`, import.meta.url))).toString('utf8');
+const fixture = (name: string) => readFixture(`openapi/${name}`);
 
 // Real providers' documents, shipped in npm packages (see fixtures/openapi/README.md).
 const FIXTURES = [

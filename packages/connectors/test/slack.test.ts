@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { DeclarativeConnector } from '@inlay/contract';
+import { readJsonFixture } from '@inlay/test-kit/fixture-files';
 import { startProvider } from '@inlay/test-kit/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectorError, ConnectorRuntime, catalog, compileDeclarative } from '../src/index.ts';
 
 // The same tests run against the TypeScript definition and its declarative JSON form.
-const declarative = compileDeclarative(
-  DeclarativeConnector.parse(
-    JSON.parse(readFileSync(new URL('./fixtures/slack.json', import.meta.url), 'utf8')),
-  ),
-);
+const declarative = compileDeclarative(DeclarativeConnector.parse(readJsonFixture('slack.json')));
 
 const token = 'xoxb-test-token-123456';
 const credential = { fields: {}, oauth: { accessToken: token } };

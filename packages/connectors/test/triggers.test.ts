@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readJsonFixture } from '@inlay/test-kit/fixture-files';
 import { type Recorded, type Reply, startProvider } from '@inlay/test-kit/provider';
 import { loadFixture, queryOf } from '@inlay/test-kit/suite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -825,7 +825,7 @@ describe.each(['typescript', 'json'] as const)('webhook triggers (%s form)', (fo
 
 describe('declarative triggers', () => {
   it('a verified delivery whose items have no id is the provider’s failure, not a crash', async () => {
-    const json = JSON.parse(readFileSync(new URL('./fixtures/github.json', import.meta.url), 'utf8'));
+    const json = readJsonFixture<any>('github.json');
     for (const t of json.triggers) t.itemId = 'no_such_field';
     const rt = new ConnectorRuntime({ connectors: [parseDeclarative(json)], env });
     const body = { action: 'opened', issue: { id: 5 } };

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readJsonFixture } from '@inlay/test-kit/fixture-files';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DeclarativeConnector } from '../src/index.ts';
 
-const slack = JSON.parse(
-  readFileSync(new URL('../../connectors/test/fixtures/slack.json', import.meta.url), 'utf8'),
-) as Record<string, any>;
+const slack = readJsonFixture<Record<string, any>>('slack.json');
 
 const issuesOf = (v: unknown) => {
   const r = DeclarativeConnector.safeParse(v);
