@@ -29,11 +29,11 @@ interface Parsed {
 }
 
 /**
- * The Markdown files whose links must hold: the front page, the security policy, every guide under `docs/`,
- * and the packages' and apps' READMEs.
+ * The Markdown files whose links must hold: the front page, the security policy, the contributing guide, every
+ * guide under `docs/`, and the packages' and apps' READMEs.
  */
 export function markdownFiles(root: string): string[] {
-  const files = ['README.md', 'SECURITY.md'].filter((f) => existsSync(join(root, f)));
+  const files = ['README.md', 'SECURITY.md', 'CONTRIBUTING.md'].filter((f) => existsSync(join(root, f)));
   const walk = (dir: string) => {
     for (const name of readdirSync(join(root, dir)).sort()) {
       if (name === 'node_modules' || name.startsWith('.')) continue;

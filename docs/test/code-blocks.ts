@@ -18,14 +18,15 @@ export interface CodeBlock {
 const LANGS: Record<string, CodeBlock['lang']> = { ts: 'ts', typescript: 'ts', tsx: 'tsx' };
 
 /**
- * Every TypeScript block (```ts, ```typescript, ```tsx) in README.md, SECURITY.md, docs/*.md and the packages'
- * READMEs (what a tarball's reader sees), except a block that imports a relative path: that one is a file of
+ * Every TypeScript block (```ts, ```typescript, ```tsx) in README.md, SECURITY.md, CONTRIBUTING.md, docs/*.md and
+ * the packages' READMEs (what a tarball's reader sees), except a block that imports a relative path: that one is a file of
  * this repository (a connector's test), not something a reader pastes.
  */
 export function typescriptBlocks(repo: string): CodeBlock[] {
   const files = [
     'README.md',
     'SECURITY.md',
+    'CONTRIBUTING.md',
     ...readdirSync(join(repo, 'docs'))
       .filter((f) => f.endsWith('.md'))
       .map((f) => `docs/${f}`),
