@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccount, type InlayApp } from '@inlay/service';
+import { eventually } from '@inlay/test-kit/eventually';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,17 +54,6 @@ afterAll(async () => {
   await h?.close();
   await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
 });
-
-/** Waits until `fn` answers something truthy. */
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * A fresh account for each run of the pages: two users, 3 good runs and 1 failed run each; a webhook endpoint
@@ -138,15 +128,20 @@ async function seed() {
     `update credentials set status = 'needs_reconnect', status_reason = 'The key was revoked' where id = '${revoked.credentialId}'`,
   );
   // Every run finished, and a delivery to the endpoint that is down failed, before the pages are checked.
-  await until(async () => {
-    const page = await api<{ data: { status: string }[] }>('GET', '/executions?limit=100');
-    return (
-      page.data.length === 8 && page.data.every((e) => e.status === 'succeeded' || e.status === 'failed')
-    );
-  }, 'the runs');
-  await until(
-    async () => (await api<{ data: unknown[] }>('GET', '/webhook-deliveries?status=failing')).data.length > 0,
+  await eventually(
+    'the eight seeded runs to finish',
+    async () => {
+      const page = await api<{ data: { status: string }[] }>('GET', '/executions?limit=100');
+      return (
+        page.data.length === 8 && page.data.every((e) => e.status === 'succeeded' || e.status === 'failed')
+      );
+    },
+    { timeout: 30_000 },
+  );
+  await eventually(
     'a failing delivery',
+    async () => (await api<{ data: unknown[] }>('GET', '/webhook-deliveries?status=failing')).data.length > 0,
+    { timeout: 30_000 },
   );
 }
 
@@ -271,20 +266,28 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     expect((await fetch(`${origin}/users`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(
       200,
     );
-    const used = await until(async () => {
-      const keys = await api<{ data: { name: string | null; lastUsedAt: string | null }[] }>(
-        'GET',
-        '/api-keys',
-      );
-      return keys.data.find((k) => k.name === `CI ${scheme}`)?.lastUsedAt ?? undefined;
-    }, 'the key’s last use');
+    const used = await eventually(
+      'the key’s last use',
+      async () => {
+        const keys = await api<{ data: { name: string | null; lastUsedAt: string | null }[] }>(
+          'GET',
+          '/api-keys',
+        );
+        return keys.data.find((k) => k.name === `CI ${scheme}`)?.lastUsedAt;
+      },
+      { timeout: 30_000 },
+    );
     // Shown when the page is opened again: the date and the time of that use (UTC).
     await navigateTo(page, 'Overview');
     await navigateTo(page, 'API keys');
-    const [, , , lastUsed] = await until(async () => {
-      const cells = await keyRow();
-      return cells[3] && cells[3] !== 'never' ? cells : undefined;
-    }, 'the last use on the page');
+    const [, , , lastUsed] = await eventually(
+      'the last use on the page',
+      async () => {
+        const cells = await keyRow();
+        return cells[3] && cells[3] !== 'never' ? cells : undefined;
+      },
+      { timeout: 30_000 },
+    );
     expect(lastUsed).toContain(used.slice(0, 4));
     expect(lastUsed).toContain(used.slice(11, 19));
     expect(lastUsed).toMatch(/UTC$/);
@@ -729,9 +732,10 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await sql(
       `insert into executions (id, account_id, user_id, workflow_id, version, status, finished, trigger, trigger_type, started_at, stopped_at) values ${[...history('10', 30), ...history('12', 2)].join(', ')}`,
     );
-    await until(
+    await eventually(
+      'the enrich run to succeed',
       async () => (await api('GET', `/executions/${run.executionIds[0]}`)).data.status === 'succeeded',
-      'the run',
+      { timeout: 30_000 },
     );
 
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
 import { executions } from '@inlay/service/testing';
 import { inArray } from 'drizzle-orm';
+import { eventually } from './eventually.ts';
 import type { Service } from './service.ts';
 
 export interface Seen {
@@ -65,17 +66,23 @@ export async function startUpstream(handle: (req: Seen) => Answer | Promise<Answ
   };
 }
 
-/** Polls the executions table until every id is succeeded or failed; returns their rows. */
+/**
+ * Polls the executions table until every id is succeeded or failed; returns their rows. On timeout the error
+ * lists each row's id, status and attempts as the last check read them.
+ */
 export async function waitForRuns(svc: Pick<Service, 'db'>, ids: string[], ms = 20_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const rows = ids.length ? await svc.db.select().from(executions).where(inArray(executions.id, ids)) : [];
-    if (rows.length === ids.length && rows.every((r) => r.status === 'succeeded' || r.status === 'failed'))
-      return rows;
-    if (Date.now() > until)
+  return eventually(
+    `${ids.length} run(s) to finish`,
+    async () => {
+      const rows = ids.length
+        ? await svc.db.select().from(executions).where(inArray(executions.id, ids))
+        : [];
+      if (rows.length === ids.length && rows.every((r) => r.status === 'succeeded' || r.status === 'failed'))
+        return rows;
       throw new Error(`runs not done: ${JSON.stringify(rows.map((r) => [r.id, r.status, r.attempts]))}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    },
+    { timeout: ms, interval: 25 },
+  );
 }
 
 /** Reads a user's log entries of a workflow through the API, oldest first. */

@@ -244,18 +244,3 @@ export async function startFakeAsana(project = '1200000000000001') {
     },
   };
 }
-
-/** Waits until `check` returns a truthy value (polling; CI runs under load), or fails after `ms`. */
-export async function until<T>(
-  check: () => Promise<T | undefined | false | null> | T | undefined | false | null,
-  what: string,
-  ms = 20_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

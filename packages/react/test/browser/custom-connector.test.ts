@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '@inlay/test-kit/eventually';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../src/i18n/locales/en.ts';
 import { axeViolations, startHarness } from './harness.ts';
@@ -226,15 +227,16 @@ describe('InstallModal with a custom connector', () => {
       data: { email: 'new@signup.test' },
     });
     expect(run.executionIds).toHaveLength(1);
-    let logs: { status: string }[] = [];
-    for (
-      const until = Date.now() + 30_000;
-      Date.now() < until;
-      await new Promise((r) => setTimeout(r, 100))
-    ) {
-      logs = (await api('GET', `/workflows/${workflowId}/logs?userId=${s.userId}`)).data;
-      if (logs[0] && (logs[0].status === 'succeeded' || logs[0].status === 'failed')) break;
-    }
+    const logs = await eventually(
+      'the run to finish',
+      async () => {
+        const entries: { status: string }[] = (
+          await api('GET', `/workflows/${workflowId}/logs?userId=${s.userId}`)
+        ).data;
+        return (entries[0]?.status === 'succeeded' || entries[0]?.status === 'failed') && entries;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(logs.map((l) => l.status)).toEqual(['succeeded']);
     const contacts = (await seenByCrm()).filter((r) => r.method === 'POST' && r.path === '/contacts');
     expect(contacts).toHaveLength(1);

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExecutionLogs, IntegrationsPage } from '../../src/index.ts';
 import { api, seed, tokenOf } from '../seed.ts';
 import { renderWidget } from './render.tsx';
@@ -93,26 +93,34 @@ describe('<ExecutionLogs> against the service', () => {
 
 describe('token refresh', () => {
   it('replaces a rejected token and one about to expire without a visible error', async () => {
-    const user = userEvent.setup();
-    const real = tokenOf('refresh');
-    let calls = 0;
-    // First a token the service rejects (401), then real tokens that claim to expire within 2 s.
-    const getToken = async () => {
-      calls++;
-      if (calls === 1)
-        return { token: 'not-a-jwt', expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
-      const t = await real();
-      return { token: t.token, expiresAt: new Date(Date.now() + 2_000).toISOString() };
-    };
-    renderWidget(<IntegrationsPage />, { baseUrl: seed.url, getToken });
-    await screen.findByRole('heading', { name: 'Billing' });
-    expect(calls).toBe(2);
-    await new Promise((r) => setTimeout(r, 1_200));
-    await user.type(screen.getByRole('searchbox'), 'stripe');
-    await user.click(screen.getByRole('button', { name: 'Install: Look up Stripe customers' }));
-    await screen.findByRole('dialog', { name: 'Install Look up Stripe customers' });
-    await screen.findByRole('heading', { name: /Step 1 of 2/ });
-    expect(calls).toBe(3);
-    expect(screen.queryByRole('alert')).toBeNull();
+    // Only the clock is fake (timers, fetch and React run for real), and it stands still until moved: the
+    // widget's token manager reads it from its creation on, so it is faked before the render.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const user = userEvent.setup();
+      const real = tokenOf('refresh');
+      let calls = 0;
+      // First a token the service rejects (401), then real tokens that claim to expire within 2 s.
+      const getToken = async () => {
+        calls++;
+        if (calls === 1)
+          return { token: 'not-a-jwt', expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+        const t = await real();
+        return { token: t.token, expiresAt: new Date(Date.now() + 2_000).toISOString() };
+      };
+      renderWidget(<IntegrationsPage />, { baseUrl: seed.url, getToken });
+      await screen.findByRole('heading', { name: 'Billing' });
+      expect(calls).toBe(2);
+      // A 2 s token is refreshed halfway through its lifetime: the clock moves past that point.
+      vi.advanceTimersByTime(1_200);
+      await user.type(screen.getByRole('searchbox'), 'stripe');
+      await user.click(screen.getByRole('button', { name: 'Install: Look up Stripe customers' }));
+      await screen.findByRole('dialog', { name: 'Install Look up Stripe customers' });
+      await screen.findByRole('heading', { name: /Step 1 of 2/ });
+      expect(calls).toBe(3);
+      expect(screen.queryByRole('alert')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import {
@@ -90,16 +91,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 async function endpoint(events: string[], url = `${receiver.url}/hooks`) {
   const r = await svc.call('POST', '/webhook-endpoints', { auth: apiKey, body: { url, events } });
   expect(r.status, r.text).toBe(201);
@@ -140,7 +131,7 @@ describe('account webhooks', () => {
       body: { userId: alice, connector: 'keyco', data: { apiKey: GOOD_KEY } },
     });
     expect(cred.status).toBe(201);
-    const got = await until(() => receiver.received[before]);
+    const got = await eventually('the credential.connected delivery', () => receiver.received[before]);
     const wh = new Webhook(ep.secret);
     const payload = wh.verify(got.body, headersOf(got)) as any;
     expect(payload).toEqual({
@@ -191,7 +182,7 @@ describe('account webhooks', () => {
       });
       expect(del.status).toBe(200);
       // Delivered in order: created (after two failures) before deleted.
-      await until(() => receiver.received.length >= before + 2);
+      await eventually('the created and deleted deliveries', () => receiver.received.length >= before + 2);
       const [created, deleted] = receiver.received.slice(before).map((r) => ({
         ...(new Webhook(ep.secret).verify(r.body, headersOf(r)) as object),
         id: r.headers['webhook-id'],
@@ -247,7 +238,7 @@ describe('account webhooks', () => {
     } finally {
       provider.keyRevoked = false;
     }
-    const got = await until(() => receiver.received[before]);
+    const got = await eventually('the credential.needs_reconnect delivery', () => receiver.received[before]);
     const event = new Webhook(ep.secret).verify(got.body, headersOf(got)) as any;
     expect(event).toMatchObject({
       type: 'credential.needs_reconnect',
@@ -269,7 +260,7 @@ describe('account webhooks', () => {
       return r.body.data.credentialId as string;
     };
     const events = async (n: number) => {
-      await until(() => receiver.received.length >= before + n);
+      await eventually(`${n} credential.deleted deliveries`, () => receiver.received.length >= before + n);
       return receiver.received
         .slice(before)
         .map((r) => new Webhook(ep.secret).verify(r.body, headersOf(r)) as { type: string; data: unknown });
@@ -365,7 +356,7 @@ describe('account webhooks', () => {
         auth: apiKey,
         body: { workflowId, userId: alice, data: {} },
       });
-      const got = await until(() => receiver.received[before]);
+      const got = await eventually('the execution.failed delivery', () => receiver.received[before]);
       expect(new Webhook(ep.secret).verify(got.body, headersOf(got))).toMatchObject({
         type: 'execution.failed',
         data: {
@@ -402,7 +393,7 @@ describe('account webhooks', () => {
       const mine = (ds: Record<string, unknown>[]) =>
         ds.filter((d) => [up, down].some((e) => e.webhookEndpointId === d.webhookEndpointId));
       // The endpoint that answers is delivered to; the one that answers 500 is retried (pending, attempts > 0).
-      const failing = await until(async () => {
+      const failing = await eventually('a retried delivery to the failing endpoint', async () => {
         const ds = mine(await list('?status=failing'));
         return ds.length && (ds[0]!.attempts as number) > 0 ? ds : undefined;
       });
@@ -421,7 +412,7 @@ describe('account webhooks', () => {
           url: `${receiver.url}/down`,
         },
       ]);
-      const delivered = await until(async () => {
+      const delivered = await eventually('the delivery to the answering endpoint', async () => {
         const ds = mine(await list('?status=delivered'));
         return ds.length ? ds : undefined;
       });
@@ -445,9 +436,10 @@ describe('account webhooks', () => {
         .update(webhookDeliveries)
         .set({ createdAt: new Date(Date.now() - 25 * 3_600_000), nextAttemptAt: new Date() })
         .where(eq(webhookDeliveries.endpointId, down.webhookEndpointId));
-      await until(
+      await eventually(
+        'the day-old delivery to be given up on',
         async () => (await list('?status=failed')).some((d) => d.url === `${receiver.url}/down`),
-        30_000,
+        { timeout: 30_000 },
       );
       expect(mine(await list('?status=failing'))).toEqual([expect.objectContaining({ status: 'failed' })]);
       expect(mine(await list('?status=failed'))).toHaveLength(1);

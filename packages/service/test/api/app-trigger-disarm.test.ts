@@ -1,9 +1,10 @@
 import { stripeSignature } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
 import { setUpAppTrigger, stateOf, triggeredIds } from '@inlay/test-kit/app-trigger-setup';
+import { eventually } from '@inlay/test-kit/eventually';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import { expectProblem, onPostgres, type Service, startService } from '@inlay/test-kit/service';
-import { startFakeStripe, until } from '@inlay/test-kit/trigger-fakes';
+import { startFakeStripe } from '@inlay/test-kit/trigger-fakes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../../src/store/schema.ts';
@@ -69,9 +70,9 @@ async function setUp(name: string, trigger: string, installNow = true) {
 
 /** The endpoint the row subscribed, once it is stored. */
 const subscription = (s: { userId: string; workflowId: string }) =>
-  until(
-    async () => (await stateOf(svc, s.userId, s.workflowId))?.triggerState?.subscription,
+  eventually(
     'the subscription',
+    async () => (await stateOf(svc, s.userId, s.workflowId))?.triggerState?.subscription,
   );
 
 /** Sends a `customer.created` event to an endpoint as Stripe signs it. */
@@ -134,7 +135,7 @@ describe('Stripe webhook endpoint trigger', () => {
     const createdBefore = stripe.creations.length;
     try {
       const inst = await s.install();
-      await until(() => stripe.creations.length > createdBefore, 'the endpoint creation');
+      await eventually('the endpoint creation', () => stripe.creations.length > createdBefore);
       // Nothing is stored yet, so the uninstall has nothing to delete at Stripe.
       const del = await svc.call('DELETE', `/installations/${inst.installationId}?userId=${s.userId}`, {
         auth: s.apiKey,
@@ -145,7 +146,7 @@ describe('Stripe webhook endpoint trigger', () => {
       stripe.state.hold = undefined;
       release();
     }
-    await until(() => stripe.deleted.length > deletedBefore, 'the late endpoint to be deleted');
+    await eventually('the late endpoint to be deleted', () => stripe.deleted.length > deletedBefore);
     const made = [...stripe.deleted.slice(deletedBefore)];
     expect(made).toHaveLength(1);
     expect(stripe.endpoints.has(made[0]!)).toBe(false);
@@ -157,9 +158,9 @@ describe('disarming', () => {
     const hooked = await setUp('delete-hooked', 'new_customer_webhook');
     const polled = await setUp('delete-polled', 'new_customer');
     const sub = await subscription(hooked);
-    await until(
-      async () => (await stateOf(svc, polled.userId, polled.workflowId))?.triggerState?.baseline,
+    await eventually(
       'the baseline',
+      async () => (await stateOf(svc, polled.userId, polled.workflowId))?.triggerState?.baseline,
     );
     const deletedBefore = stripe.deleted.length;
     for (const s of [hooked, polled]) {
@@ -172,7 +173,7 @@ describe('disarming', () => {
     expect((await deliver(endpoint.url, 'cus_still', endpoint.secret)).body.executionIds).toHaveLength(1);
     const customersPolls = () => stripe.requests.filter((r) => r.path === '/customers').length;
     const from = customersPolls();
-    await until(() => customersPolls() >= from + 2, 'polls to go on');
+    await eventually('polls to go on', () => customersPolls() >= from + 2);
 
     // Uninstalled, then deleted: one unsubscribe in all, and nothing polls any more.
     for (const s of [hooked, polled]) {

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
 import { setUpAppTrigger, stateOf, triggeredIds } from '@inlay/test-kit/app-trigger-setup';
 import { startUpstream, type Upstream } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
-import { startFakeAirtable, startFakeAsana, startFakeStripe, until } from '@inlay/test-kit/trigger-fakes';
+import { startFakeAirtable, startFakeAsana, startFakeStripe } from '@inlay/test-kit/trigger-fakes';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEN_LIMIT } from '../../src/engine/app-triggers/trigger-state.ts';
@@ -101,10 +102,10 @@ async function setUp(name: string, connector: string, definition: WorkflowDefini
 }
 
 const baselineOf = (s: { userId: string; workflowId: string }) =>
-  until(async () => {
+  eventually('the baseline', async () => {
     const r = await stateOf(svc, s.userId, s.workflowId);
     return r?.triggerState?.baseline ? r : undefined;
-  }, 'the baseline');
+  });
 
 /**
  * For workflows polling every hour: makes the next poll due now and waits until it ended (the row's next
@@ -113,10 +114,10 @@ const baselineOf = (s: { userId: string; workflowId: string }) =>
 async function pollNow(s: { userId: string; workflowId: string }) {
   const pk = and(eq(userWorkflows.userId, s.userId), eq(userWorkflows.workflowId, s.workflowId));
   await svc.db.update(userWorkflows).set({ nextRunAt: new Date() }).where(pk);
-  return until(async () => {
+  return eventually('the poll to end', async () => {
     const r = await stateOf(svc, s.userId, s.workflowId);
     return r!.nextRunAt!.getTime() > Date.now() + HOUR / 2 ? r : undefined;
-  }, 'the poll to end');
+  });
 }
 
 describe('oldest-first lists', () => {
@@ -139,7 +140,7 @@ describe('oldest-first lists', () => {
     );
     const row = await baselineOf(s);
     const polled = airtable.polls();
-    await until(() => airtable.polls() >= polled + 2, 'a poll after the baseline');
+    await eventually('a poll after the baseline', () => airtable.polls() >= polled + 2);
     expect(await runCount(s.workflowId)).toBe(0);
     // The baseline read the whole list, page by page, and its newest record is the high-water mark.
     expect(airtable.pages.slice(0, 3).map((p) => [p.query.get('offset'), p.ids.length])).toEqual([
@@ -159,11 +160,11 @@ describe('oldest-first lists', () => {
     // Ids out of alphabetical order: the order asserted is the records' own, not a sort.
     const added = ['recZulu', 'recAlpha', 'recMike'];
     airtable.add(...added);
-    await until(async () => (await runCount(s.workflowId)) >= 3, 'three runs');
+    await eventually('three runs', async () => (await runCount(s.workflowId)) >= 3);
     const after = airtable.polls();
-    await until(() => airtable.polls() >= after + 2, 'a poll after the runs');
+    await eventually('a poll after the runs', () => airtable.polls() >= after + 2);
     expect(await runCount(s.workflowId)).toBe(3);
-    await until(() => reported('airtable').length >= 3, 'the three runs to run');
+    await eventually('the three runs to run', () => reported('airtable').length >= 3);
     expect(reported('airtable')).toEqual(added);
   });
 
@@ -220,7 +221,7 @@ describe('oldest-first lists', () => {
     expect(await runCount(s.workflowId)).toBe(3);
     await pollNow(s);
     expect(await runCount(s.workflowId)).toBe(3);
-    await until(() => reported('asana').length >= 3, 'the three runs to run');
+    await eventually('the three runs to run', () => reported('asana').length >= 3);
     expect(reported('asana')).toEqual(added);
   });
 });
@@ -256,7 +257,7 @@ describe('newest-first lists', () => {
     stripe.add(...added);
     await pollNow(s);
     expect(await runCount(s.workflowId)).toBe(3);
-    await until(() => reported('stripe-order').length >= 3, 'the three runs to run');
+    await eventually('the three runs to run', () => reported('stripe-order').length >= 3);
     expect(reported('stripe-order')).toEqual(added);
   });
 

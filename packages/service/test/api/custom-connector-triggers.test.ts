@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { githubSignature } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
 import { setUpAppTrigger, stateOf, triggeredIds } from '@inlay/test-kit/app-trigger-setup';
+import { eventually } from '@inlay/test-kit/eventually';
 import { readJsonFixture } from '@inlay/test-kit/fixture-files';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import { expectProblem, onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { testResolver } from '@inlay/test-kit/ssrf';
-import { startFakeGithub, startFakeStripe, until } from '@inlay/test-kit/trigger-fakes';
+import { startFakeGithub, startFakeStripe } from '@inlay/test-kit/trigger-fakes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../../src/store/schema.ts';
@@ -185,19 +186,19 @@ describe('custom connectors with triggers', () => {
       definition: newCustomer(),
       workflowName: 'new customers',
     });
-    const row = await until(async () => {
+    const row = await eventually('the baseline', async () => {
       const r = await stateOf(svc, userId, workflowId);
       return r?.triggerState?.baseline ? r : undefined;
-    }, 'the baseline');
+    });
     expect(row.triggerState!.seen).toEqual(expect.arrayContaining(['cus_old1', 'cus_old2']));
     expect(await triggeredIds(svc, workflowId)).toEqual([]);
     // The custom connector's auth applied the credential as its definition says.
     expect(stripe.requests.at(-1)!.auth).toBe('Bearer rk_test_custom');
 
     stripe.add('cus_a', 'cus_b');
-    await until(async () => (await triggeredIds(svc, workflowId)).length >= 2, 'two runs');
+    await eventually('two runs', async () => (await triggeredIds(svc, workflowId)).length >= 2);
     const from = stripe.requests.length;
-    await until(() => stripe.requests.length >= from + 4, 'four more polls');
+    await eventually('four more polls', () => stripe.requests.length >= from + 4);
     expect(await triggeredIds(svc, workflowId)).toEqual(['cus_a', 'cus_b']);
     const [run] = await svc.db
       .select()
@@ -235,9 +236,12 @@ describe('custom connectors with triggers', () => {
     });
     const before = github.hooks.size;
     const inst = await installIt();
-    await until(() => github.hooks.size > before, 'the subscription');
+    await eventually('the subscription', () => github.hooks.size > before);
     const [hookId, hook] = [...github.hooks.entries()].at(-1)!;
-    await until(async () => (await stateOf(svc, userId, workflowId))?.triggerState?.subscription, 'stored');
+    await eventually(
+      'the stored subscription',
+      async () => (await stateOf(svc, userId, workflowId))?.triggerState?.subscription,
+    );
     expect(hook.events).toEqual(['issues']);
     expect(hook.url.startsWith(`${svc.url}/hooks/app/${inst.installationId}/${workflowId}/`)).toBe(true);
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connectorUuid } from '@inlay/connectors';
 import { install, logsOf, publish, waitForRuns } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser, insertExecutions } from '@inlay/test-kit/fixtures';
 import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
 import { eq, inArray, sql } from 'drizzle-orm';
@@ -365,16 +366,15 @@ describe('retention', () => {
         const s = { accountId: a.accountId, userId: u, workflowId: w };
         const [old] = await insertExecutions(own.db, s, 1, Date.now() - 40 * 86_400_000);
         const [fresh] = await insertExecutions(own.db, s, 1, Date.now() - 86_400_000);
-        const until = Date.now() + 10_000;
-        for (;;) {
-          const ids = (await logsOf(own, a.apiKey, w, u)).map((e) => e.executionId);
-          if (!ids.includes(old)) {
-            expect(ids).toEqual([fresh]);
-            break;
-          }
-          if (Date.now() > until) throw new Error('retention never ran');
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        const ids = await eventually(
+          'the retention purge to remove the 40-day-old run',
+          async () => {
+            const listed = (await logsOf(own, a.apiKey, w, u)).map((e) => e.executionId);
+            return !listed.includes(old) && listed;
+          },
+          { timeout: 10_000 },
+        );
+        expect(ids).toEqual([fresh]);
       } finally {
         await own.close();
       }

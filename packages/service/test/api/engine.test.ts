@@ -13,6 +13,7 @@ import {
   type Upstream,
   waitForRuns,
 } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
 import { expectProblem, ISO_MS_RE, type Service, startService, UUID_RE } from '@inlay/test-kit/service';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -600,14 +601,16 @@ describe('schedule trigger', () => {
       'tick',
     );
     await install(svc, apiKey, alice, [w]);
-    const until = Date.now() + 15_000;
-    let ids: string[] = [];
-    while (ids.length < 2 && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 100));
-      ids = (
-        await svc.db.select({ id: executions.id }).from(executions).where(eq(executions.workflowId, w))
-      ).map((x) => x.id);
-    }
+    const ids = await eventually(
+      'two scheduled runs',
+      async () => {
+        const found = (
+          await svc.db.select({ id: executions.id }).from(executions).where(eq(executions.workflowId, w))
+        ).map((x) => x.id);
+        return found.length >= 2 && found;
+      },
+      { timeout: 15_000, interval: 100 },
+    );
     expect(ids.length).toBeGreaterThanOrEqual(2);
     const rows = await waitForRuns(svc, ids);
     expect(rows.every((x) => x.triggerType === 'schedule' && x.status === 'succeeded')).toBe(true);
@@ -620,26 +623,48 @@ describe('schedule trigger', () => {
     const ats = new Set(rows.map((x) => (x.trigger as { scheduledAt: string }).scheduledAt));
     expect(ats.size).toBe(rows.length);
 
-    await svc.call('PUT', '/workflows/deactivate', { auth: apiKey, body: { userId: alice, workflowId: w } });
-    const [uw] = await svc.db
-      .select()
-      .from(userWorkflows)
-      .where(and(eq(userWorkflows.userId, alice), eq(userWorkflows.workflowId, w)));
-    expect(uw!.nextRunAt).toBeNull();
-    const count = async () =>
-      (await svc.db.select().from(executions).where(eq(executions.workflowId, w))).length;
-    // A tick the scheduler claimed just before the switch may still land.
-    await new Promise((r) => setTimeout(r, 300));
-    const before = await count();
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(await count()).toBe(before);
-    await svc.call('PUT', '/workflows/activate', { auth: apiKey, body: { userId: alice, workflowId: w } });
-    const [again] = await svc.db
-      .select()
-      .from(userWorkflows)
-      .where(and(eq(userWorkflows.userId, alice), eq(userWorkflows.workflowId, w)));
-    expect(again!.nextRunAt).toBeInstanceOf(Date);
-    await svc.call('PUT', '/workflows/deactivate', { auth: apiKey, body: { userId: alice, workflowId: w } });
+    // A second schedule on the same cron that stays on: a scheduler pass that fires it finds `w` due as well,
+    // so its runs show passes that would have fired `w` had the switch not stopped it.
+    const pacer = await publish(
+      svc,
+      apiKey,
+      transformOnly({ type: 'schedule', cron: '* * * * * *' }, '1'),
+      'pacer',
+    );
+    await install(svc, apiKey, alice, [pacer]);
+    try {
+      await svc.call('PUT', '/workflows/deactivate', {
+        auth: apiKey,
+        body: { userId: alice, workflowId: w },
+      });
+      const [uw] = await svc.db
+        .select()
+        .from(userWorkflows)
+        .where(and(eq(userWorkflows.userId, alice), eq(userWorkflows.workflowId, w)));
+      expect(uw!.nextRunAt).toBeNull();
+      const count = async (workflowId: string) =>
+        (await svc.db.select().from(executions).where(eq(executions.workflowId, workflowId))).length;
+      const pacerRuns = async (more: number) => {
+        const from = await count(pacer);
+        await eventually(`${more} more run(s) of the pacer`, async () => (await count(pacer)) >= from + more);
+      };
+      // A tick the scheduler claimed just before the switch may still land, in the same transaction as that
+      // pass's run of the pacer: once the pacer ran again, that pass is over.
+      await pacerRuns(1);
+      const before = await count(w);
+      // Two later passes fired the pacer, each starting after the switch: neither fired `w`.
+      await pacerRuns(2);
+      expect(await count(w)).toBe(before);
+      await svc.call('PUT', '/workflows/activate', { auth: apiKey, body: { userId: alice, workflowId: w } });
+      const [again] = await svc.db
+        .select()
+        .from(userWorkflows)
+        .where(and(eq(userWorkflows.userId, alice), eq(userWorkflows.workflowId, w)));
+      expect(again!.nextRunAt).toBeInstanceOf(Date);
+    } finally {
+      for (const workflowId of [w, pacer])
+        await svc.call('PUT', '/workflows/deactivate', { auth: apiKey, body: { userId: alice, workflowId } });
+    }
   });
 });
 
@@ -789,15 +814,15 @@ describe('compliance delete', () => {
       body: { workflowId: w, userId: dave },
     });
     const id = r.body.executionIds[0];
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const steps = await svc.db.select().from(executionSteps).where(eq(executionSteps.executionId, id));
-      if (steps.length === 1) break;
-      if (Date.now() > until) throw new Error('first step never recorded');
-      await new Promise((res) => setTimeout(res, 20));
-    }
+    await eventually(
+      'the first step to be recorded',
+      async () =>
+        (await svc.db.select().from(executionSteps).where(eq(executionSteps.executionId, id))).length === 1,
+      { timeout: 10_000, interval: 20 },
+    );
     const del = await svc.call('DELETE', `/users/${dave}/logs?userId=${dave}`, { auth: apiKey });
     expect(del.body).toEqual({ message: 'Success' });
+    // A deliberate absence check: the cancelled run writes nothing back in the 300 ms after the delete.
     await new Promise((res) => setTimeout(res, 300));
     expect(await svc.db.select().from(executions).where(eq(executions.userId, dave))).toEqual([]);
     expect(await svc.db.select().from(executionSteps).where(eq(executionSteps.userId, dave))).toEqual([]);

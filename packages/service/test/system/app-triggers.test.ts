@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { githubSignature } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
 import { setUpAppTrigger, stateOf, triggeredIds } from '@inlay/test-kit/app-trigger-setup';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser } from '@inlay/test-kit/fixtures';
 import { connectV2 } from '@inlay/test-kit/mcp';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import { expectProblem, onPostgres, type Service, startService } from '@inlay/test-kit/service';
-import { startFakeGithub, startFakeStripe, until } from '@inlay/test-kit/trigger-fakes';
+import { startFakeGithub, startFakeStripe } from '@inlay/test-kit/trigger-fakes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executions } from '../../src/store/schema.ts';
@@ -62,7 +63,7 @@ const githubToken = {
 /** Waits until the trigger has polled `n` more times than now. */
 async function polls(n: number) {
   const from = stripe.requests.length;
-  await until(() => stripe.requests.length >= from + n, `${n} polls`);
+  await eventually(`${n} polls`, () => stripe.requests.length >= from + n);
 }
 
 beforeAll(async () => {
@@ -229,10 +230,10 @@ describe('polling', () => {
   });
 
   it('records a baseline first and starts nothing for what already exists', async () => {
-    const row = await until(async () => {
+    const row = await eventually('the baseline', async () => {
       const r = await stateOf(svc, s.userId, s.workflowId);
       return r?.triggerState?.baseline ? r : undefined;
-    }, 'the baseline');
+    });
     expect(row.triggerState!.seen).toEqual(expect.arrayContaining(['cus_old1', 'cus_old2']));
     await polls(3);
     expect(await triggeredIds(svc, s.workflowId)).toEqual([]);
@@ -242,7 +243,7 @@ describe('polling', () => {
 
   it('starts one run per new item, with the item as trigger, and never twice', async () => {
     stripe.add('cus_a', 'cus_b');
-    await until(async () => (await triggeredIds(svc, s.workflowId)).length === 2, 'two runs');
+    await eventually('two runs', async () => (await triggeredIds(svc, s.workflowId)).length === 2);
     await polls(4);
     expect(await triggeredIds(svc, s.workflowId)).toEqual(['cus_a', 'cus_b']);
     const [run] = await svc.db
@@ -264,7 +265,10 @@ describe('polling', () => {
     await svc.close();
     stripe.add('cus_c');
     svc = await startService({ env: { ...env(), ...more } });
-    await until(async () => (await triggeredIds(svc, s.workflowId)).length >= 3, 'the run after the restart');
+    await eventually(
+      'the run after the restart',
+      async () => (await triggeredIds(svc, s.workflowId)).length >= 3,
+    );
     await polls(3);
     expect(await triggeredIds(svc, s.workflowId)).toEqual(['cus_a', 'cus_b', 'cus_c']);
   });
@@ -272,10 +276,10 @@ describe('polling', () => {
   it('backs off on errors and sets the workflow’s attention after repeated failures', async () => {
     stripe.state.fail = 500;
     try {
-      const row = await until(async () => {
+      const row = await eventually('three failures', async () => {
         const r = await stateOf(svc, s.userId, s.workflowId);
         return (r?.triggerState?.failures ?? 0) >= 3 ? r : undefined;
-      }, 'three failures');
+      });
       // Backed off: each wait doubles the 150 ms interval, so after f failures the next poll is at least
       // 150 × (2^f − 1) ms after the first (an interval that never grew could be as close as 150 × f). Read off
       // the row, not the clock, so a slow machine cannot fail it.
@@ -290,10 +294,10 @@ describe('polling', () => {
     } finally {
       stripe.state.fail = 0;
     }
-    await until(
-      async () => (await stateOf(svc, s.userId, s.workflowId))?.triggerState?.failures === undefined,
+    await eventually(
       'recovery',
-      30_000,
+      async () => (await stateOf(svc, s.userId, s.workflowId))?.triggerState?.failures === undefined,
+      { timeout: 30_000 },
     );
     const w = await svc.call('GET', `/workflows/${s.workflowId}?userId=${s.userId}`, { auth: s.apiKey });
     expect(w.body.data.attention).toBeNull();
@@ -302,12 +306,12 @@ describe('polling', () => {
   it('an auth failure marks the credential needs_reconnect', async () => {
     stripe.state.fail = 401;
     try {
-      await until(async () => {
+      await eventually('the credential to need reconnecting', async () => {
         const c = await svc.call('GET', `/credentials/${s.credentialId}?userId=${s.userId}`, {
           auth: s.apiKey,
         });
         return c.body.data.status === 'needs_reconnect';
-      }, 'needs_reconnect');
+      });
       const w = await svc.call('GET', `/workflows/${s.workflowId}?userId=${s.userId}`, { auth: s.apiKey });
       expect(w.body.data.attention).toMatchObject({ code: 'needs_reconnect', credentialId: s.credentialId });
     } finally {
@@ -351,12 +355,12 @@ describe('webhook subscriptions', () => {
     });
     const before = github.hooks.size;
     const inst = await installIt();
-    await until(() => github.hooks.size > before, 'the subscription');
+    await eventually('the subscription', () => github.hooks.size > before);
     const [hookId, hook] = [...github.hooks.entries()].at(-1)!;
     // The provider answers before the subscription is stored.
-    await until(
-      async () => (await stateOf(svc, userId, workflowId))?.triggerState?.subscription,
+    await eventually(
       'the stored subscription',
+      async () => (await stateOf(svc, userId, workflowId))?.triggerState?.subscription,
     );
     expect(hook.events).toEqual(['issues']);
     expect(hook.url).toMatch(
@@ -441,11 +445,11 @@ describe('webhook subscriptions', () => {
       return r?.triggerState?.subscription?.id;
     };
     await installIt();
-    const first = await until(subscribed, 'the subscription');
+    const first = await eventually('the subscription', subscribed);
     await svc.call('PUT', '/workflows/deactivate', { auth: apiKey, body: { userId, workflowId } });
     expect(github.deleted).toContain(first);
     await svc.call('PUT', '/workflows/activate', { auth: apiKey, body: { userId, workflowId } });
-    const second = await until(subscribed, 'the new subscription');
+    const second = await eventually('the new subscription', subscribed);
     expect(second).not.toBe(first);
     expect((await svc.call('DELETE', `/users/${userId}`, { auth: apiKey })).status).toBe(200);
     expect(github.deleted).toContain(second);
@@ -463,11 +467,11 @@ describe.skipIf(!onPostgres)('two nodes on PostgreSQL', () => {
       stripe.add('cus_base');
       const sets: Awaited<ReturnType<typeof setUp>>[] = [];
       for (let i = 0; i < 4; i++) sets.push(await setUp(nodes[0]!, `two-${i}`));
-      await until(async () => {
+      await eventually('every baseline', async () => {
         for (const s of sets)
           if (!(await stateOf(nodes[0]!, s.userId, s.workflowId))?.triggerState?.baseline) return false;
         return true;
-      }, 'every baseline');
+      });
       const added: string[] = [];
       for (let round = 0; round < 5; round++) {
         const ids = [`cus_r${round}a`, `cus_r${round}b`];
@@ -476,9 +480,9 @@ describe.skipIf(!onPostgres)('two nodes on PostgreSQL', () => {
         await polls(8);
       }
       for (const s of sets)
-        await until(
-          async () => (await triggeredIds(nodes[0]!, s.workflowId)).length >= added.length,
+        await eventually(
           'every run',
+          async () => (await triggeredIds(nodes[0]!, s.workflowId)).length >= added.length,
         );
       await polls(10);
       for (const s of sets) expect(await triggeredIds(nodes[1]!, s.workflowId)).toEqual([...added].sort());

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { spawnCli, waitForOutput } from '@inlay/test-kit/cli';
 import { install, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser } from '@inlay/test-kit/fixtures';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import { postgresBin, startPrivatePostgres } from '@inlay/test-kit/private-postgres';
@@ -132,11 +133,7 @@ function resumeHarness(name: string, database: () => Promise<{ url: string; drop
     expect(r.status).toBe(200);
     const [executionId] = r.body.executionIds as string[];
     holdOn = `${executionId}:${h.ids.inner}:2`;
-    const until = Date.now() + 60_000;
-    while (!h.calls.has(holdOn)) {
-      if (Date.now() > until) throw new Error('iteration 2 never started');
-      await new Promise((res) => setTimeout(res, 25));
-    }
+    await eventually('iteration 2 to start', () => h.calls.has(holdOn), { timeout: 60_000, interval: 25 });
     await fault(executionId!);
     const [row] = await waitForRuns(h.api, [executionId!], 90_000);
     return { executionId: executionId!, row: row! };

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { spawnCli, waitForOutput } from '@inlay/test-kit/cli';
 import { install, publish, waitForRuns } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser } from '@inlay/test-kit/fixtures';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import { onPostgres, type Service, startService, TEST_MASTER_KEY } from '@inlay/test-kit/service';
@@ -40,13 +41,17 @@ async function jobStates(databaseUrl: string, executionIds: string[]): Promise<s
 }
 
 /** The states once none is `created` or `active` any more (a job is completed just after its run's row). */
-async function jobStatesSettled(databaseUrl: string, executionIds: string[]): Promise<string[]> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const states = await jobStates(databaseUrl, executionIds);
-    if (!states.some((s) => s === 'created' || s === 'active') || Date.now() > until) return states;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function jobStatesSettled(databaseUrl: string, executionIds: string[]): Promise<string[]> {
+  return eventually(
+    'the run jobs to be neither created nor active',
+    async () => {
+      const states = await jobStates(databaseUrl, executionIds);
+      if (states.some((s) => s === 'created' || s === 'active'))
+        throw new Error(`job states ${states.join(', ')}`);
+      return states;
+    },
+    { timeout: 20_000 },
+  );
 }
 
 const transformOnly = {
@@ -116,13 +121,14 @@ describe.skipIf(!onPostgres)('pg-boss workers wake at once (PostgreSQL only)', (
     const w = await publish(api, apiKey, waiting, 'slow');
     await install(api, apiKey, userId, [w]);
     const ids = [...(await run(w)), ...(await run(w))];
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const rows = await api.db.select().from(executions).where(inArray(executions.id, ids));
-      if (rows.every((r) => r.status === 'running')) break;
-      if (Date.now() > until) throw new Error('the worker never took both runs');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      'the worker to take both runs',
+      async () => {
+        const rows = await api.db.select().from(executions).where(inArray(executions.id, ids));
+        return rows.every((r) => r.status === 'running');
+      },
+      { timeout: 30_000 },
+    );
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
     const states = await jobStates(db.url, ids);

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { onLines, runCli, spawnCli, waitForOutput } from '@inlay/test-kit/cli';
 import { install, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser } from '@inlay/test-kit/fixtures';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import { onPostgres, type Service, startService, TEST_MASTER_KEY } from '@inlay/test-kit/service';
@@ -107,12 +108,13 @@ describe.skipIf(!onPostgres)('pg-boss workers (PostgreSQL only; skipped on PGlit
     config: [],
   });
 
-  /** Waits (up to 10 s) until some worker has logged each of these executions as finished. */
-  const logged = async (ids: string[]) => {
-    const until = Date.now() + 10_000;
-    while (Date.now() < until && !ids.every((id) => workers.some((w) => w.finished.includes(id))))
-      await new Promise((r) => setTimeout(r, 50));
-  };
+  /** Waits until some worker has logged each of these executions as finished; fails after 10 s. */
+  const logged = (ids: string[]) =>
+    eventually(
+      `a worker's "execution finished" line for each of ${ids.length} execution(s)`,
+      () => ids.every((id) => workers.some((w) => w.finished.includes(id))),
+      { timeout: 10_000 },
+    );
 
   const burst = async (workflowId: string, n: number) => {
     const ids: string[] = [];
@@ -155,13 +157,14 @@ describe.skipIf(!onPostgres)('pg-boss workers (PostgreSQL only; skipped on PGlit
     await install(api, apiKey, userId, [w]);
     const ids = await burst(w, 16);
     // Wait until both workers hold a full load (4 each), then kill one without warning.
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const rows = await api.db.select().from(executions).where(inArray(executions.id, ids));
-      if (rows.filter((r) => r.status === 'running').length >= 8) break;
-      if (Date.now() > until) throw new Error('workers never took 8 runs');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      'the workers to take 8 runs',
+      async () => {
+        const rows = await api.db.select().from(executions).where(inArray(executions.id, ids));
+        return rows.filter((r) => r.status === 'running').length >= 8;
+      },
+      { timeout: 30_000 },
+    );
     const [victim, survivor] = workers as [Worker, Worker];
     victim.child.kill('SIGKILL');
     await victim.exited;

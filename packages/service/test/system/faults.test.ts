@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { install, publish } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
 import { postgresBin, startPrivatePostgres } from '@inlay/test-kit/private-postgres';
 import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
@@ -92,12 +93,11 @@ describe.skipIf(!bin)('PostgreSQL stopped and restarted under a running service'
 
       pg.start();
       // Recovery without a restart: the pool reconnects on its own.
-      let status = 0;
-      for (let i = 0; i < 100 && status !== 200; i++) {
-        status = (await timed(`${svc.url}/readyz`)).status;
-        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(status).toBe(200);
+      await eventually(
+        'the service to be ready again',
+        async () => (await timed(`${svc.url}/readyz`)).status === 200,
+        { timeout: 20_000, interval: 200 },
+      );
       const created = await timed(`${svc.url}/users`, {
         method: 'POST',
         headers: auth(apiKey),
@@ -155,32 +155,26 @@ describe.each(queues)('compliance delete while runs are queued and in flight (%s
         body: { workflowId: w, userId: frank },
       });
       // Wait until some run is in flight (a step recorded) while most are still queued.
-      const until = Date.now() + 20_000;
-      while ((await count(svc, executionSteps, erin)) === 0) {
-        if (Date.now() > until) throw new Error('no run started');
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await eventually('a run of erin’s to start', async () => (await count(svc, executionSteps, erin)) > 0, {
+        timeout: 20_000,
+        interval: 20,
+      });
       const queued = (await svc.db.select().from(executions).where(eq(executions.userId, erin))).filter(
         (e) => !e.finished,
       ).length;
       expect(queued).toBeGreaterThan(2);
       const del = await svc.call('DELETE', `/users/${erin}/logs?userId=${erin}`, { auth: apiKey });
       expect(del.body).toEqual({ message: 'Success' });
-      // Long enough for every queued job of the 12 to have been picked up, twice over.
-      for (let i = 0; i < 6; i++) {
-        await new Promise((r) => setTimeout(r, 500));
-        expect(await count(svc, executions, erin)).toBe(0);
-        expect(await count(svc, executionSteps, erin)).toBe(0);
-      }
-      // The other user's run is untouched and finishes.
+      // The other user's run is untouched and finishes. It is queued after erin's 12, so once it is over every
+      // one of erin's jobs has been picked up, and none of them brought a row back.
       const [mine] = other.body.executionIds;
-      let done = false;
-      for (let i = 0; i < 100 && !done; i++) {
-        const [row] = await svc.db.select().from(executions).where(eq(executions.id, mine));
-        done = Boolean(row?.finished);
-        if (!done) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(done).toBe(true);
+      await eventually(
+        'the other user’s run to finish',
+        async () => (await svc.db.select().from(executions).where(eq(executions.id, mine)))[0]?.finished,
+        { timeout: 10_000, interval: 100 },
+      );
+      expect(await count(svc, executions, erin)).toBe(0);
+      expect(await count(svc, executionSteps, erin)).toBe(0);
       console.log(
         `faults: compliance delete with ${queued} of 12 runs queued or in flight (${queue}): 0 rows left`,
       );

@@ -1,5 +1,6 @@
 import type { ConnectorDefinition } from '@inlay/connectors';
 import { startUpstream, type Upstream } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser } from '@inlay/test-kit/fixtures';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import { onPostgres, type Service, startService } from '@inlay/test-kit/service';
@@ -229,12 +230,15 @@ describe.skipIf(!onPostgres)('proxy counts on two nodes (one PostgreSQL database
 
     // Without a read on B, its counts still reach A: each node sends its counts about once a second.
     add(await proxyCall(b, apiKey, alice, '/six'));
-    const until = Date.now() + 20_000;
-    let seen = await stats(a, apiKey);
-    while (seen[0]?.requests !== total.requests && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 100));
-      seen = await stats(a, apiKey);
-    }
+    const seen = await eventually(
+      `node A to count ${total.requests} requests`,
+      async () => {
+        const counts = await stats(a, apiKey);
+        expect(counts[0]?.requests).toBe(total.requests);
+        return counts;
+      },
+      { timeout: 20_000, interval: 100 },
+    );
     expect(seen).toEqual([{ connector: 'counter', ...total }]);
 
     // A node that stops sends what it still holds; a node started later reads every count.

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { TestBrowser } from '@inlay/test-kit/browser';
+import { waitForRuns } from '@inlay/test-kit/engine';
+import { eventually } from '@inlay/test-kit/eventually';
 import { connectV2 } from '@inlay/test-kit/mcp';
 import { postgresBin } from '@inlay/test-kit/private-postgres';
 import {
@@ -157,13 +159,16 @@ describe('secrets after a full flow', () => {
     expect(inst.status, inst.text).toBe(201);
     const run = await call('POST', '/run/workflow', { workflowId, userId: 'alice', data: { note: 'hello' } });
     expect(run.status, run.text).toBeLessThan(300);
-    let entries: any[] = [];
-    for (let i = 0; i < 100; i++) {
-      entries = (await svc.call('GET', `/workflows/${workflowId}/logs?userId=alice`, { auth: apiKey })).body
-        .data;
-      if (entries.length && entries.every((e) => e.stoppedAt || e.finished)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      'the run to finish',
+      async () => {
+        const entries: any[] = (
+          await svc.call('GET', `/workflows/${workflowId}/logs?userId=alice`, { auth: apiKey })
+        ).body.data;
+        return entries.length > 0 && entries.every((e) => e.stoppedAt || e.finished);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     const logsReply = await call('GET', `/workflows/${workflowId}/logs?userId=alice`);
     expect(logsReply.body.data.length).toBeGreaterThan(0);
     // The provider got the real credentials: the secrets were used, not just stored.
@@ -182,6 +187,7 @@ describe('secrets after a full flow', () => {
       authorization: `Bearer ${apiKey}`,
       'x-inlay-userid': 'alice',
     });
+    const mcpRuns: string[] = [];
     try {
       const tools = [
         ['list_connectors_inlay', {}],
@@ -219,13 +225,17 @@ describe('secrets after a full flow', () => {
         seen.push({ what: `MCP ${name}`, text: JSON.stringify(r) });
         if (name !== 'create_credential_inlay')
           expect(r.isError, `${name}: ${JSON.stringify(r)}`).toBeFalsy();
+        if (name === 'run_workflow_inlay')
+          mcpRuns.push(...(r.structuredContent as { executionIds: string[] }).executionIds);
       }
       seen.push({ what: 'MCP tools/list', text: JSON.stringify(await client.listTools()) });
       seen.push({ what: 'MCP resources/list', text: JSON.stringify(await client.listResources()) });
     } finally {
       await client.close();
     }
-    await new Promise((r) => setTimeout(r, 500)); // let the MCP-started run finish
+    expect(mcpRuns).toHaveLength(1);
+    // The run the MCP tool started is over before its log is read.
+    await waitForRuns(svc, mcpRuns);
     await call('GET', `/workflows/${workflowId}/logs?userId=alice&limit=30`);
     expect(seen.length).toBeGreaterThan(25);
   });
