@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A busy machine (CI runs two lanes on two cores): the first file of a worker pays its service's boot.
+    hookTimeout: 120_000,
     // One worker running every file in one module graph (isolate: false): the files share its service and PGlite
     // store (`sharedService()` from @inlay/test-kit) instead of booting one each.
     maxWorkers: 1,

@@ -7,7 +7,8 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A busy machine (CI runs two lanes on two cores): hooks start Chromium and seed users.
+    hookTimeout: 120_000,
     maxWorkers: 2,
   },
 });

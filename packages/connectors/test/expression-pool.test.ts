@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExpressionPool, type WorkerStartFailure } from '../src/index.ts';
 
-// Issue 13's runaway: JSONata evaluates it in microtasks, so only killing its worker stops it.
+// Runs in a vitest process of its own (vitest.config.ts): the close test counts this process's children.
+
+// A runaway: JSONata evaluates it in microtasks, so only killing its worker stops it.
 const RUNAWAY = '($f := function($n){ $n > 0 ? $f($n-1) : 0 }; $f(2000000))';
 const realJsonata = createRequire(import.meta.url).resolve('jsonata');
 
