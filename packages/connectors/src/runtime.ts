@@ -2,6 +2,7 @@ import type { OptionItem } from '@inlay/contract';
 import { parseCredentialOrigins } from './egress/credential-origins.ts';
 import { EgressDenied } from './egress/egress-denied.ts';
 import { EgressPolicy } from './egress/egress-policy.ts';
+import { dotSegmentProblem } from './egress/path-segments.ts';
 import { requestHeaderProblem } from './egress/request-headers.ts';
 import { ConnectorError, isTransientStatus, parseRetryAfter } from './errors.ts';
 import {
@@ -352,6 +353,10 @@ export class ConnectorRuntime {
   ) {
     const settings = this.settings(def, credential);
     const absolute = /^https?:\/\//.test(spec.path);
+    // A path below the base URL stays below it: no dot segment, however it is written.
+    const dots = absolute ? undefined : dotSegmentProblem(spec.path);
+    if (dots)
+      throw new ConnectorError(`${def.name}: the path ${dots}`, { code: 'invalid_path', transient: false });
     const base = absolute ? '' : this.baseUrl(def, settings, spec.api);
     let url: URL;
     try {

@@ -20,7 +20,7 @@ import type {
   QueryValue,
   TriggerDefinition,
 } from '../types.ts';
-import { renderJsonata, renderPaths } from './render-template.ts';
+import { renderJsonata, renderJsonataPath, renderPaths, renderPathsPath } from './render-template.ts';
 
 const at = (path: string, data: unknown) => lookupPath(path, data)?.value;
 
@@ -80,8 +80,9 @@ function action(a: DeclarativeConnector['actions'][number]): ActionDefinition {
 
 /** Renders a declarative request's templates as JSONata over `data`. */
 async function renderRequest(r: DeclarativeRequest, data: Record<string, unknown>): Promise<HttpRequestSpec> {
-  const { method: _m, api: _a, bodyType: _b, ...templates } = r;
-  return toSpec(r, (await renderJsonata(templates, data)) as Record<string, unknown>);
+  const { method: _m, api: _a, bodyType: _b, path, ...templates } = r;
+  const rendered = (await renderJsonata(templates, data)) as Record<string, unknown>;
+  return toSpec(r, { ...rendered, path: await renderJsonataPath(path, data) });
 }
 
 /** A list from JSONata's answer: one match comes back bare, none as undefined. */
@@ -113,11 +114,10 @@ function source(s: NonNullable<DeclarativeConnector['sources']>[string]): Option
   return {
     description: s.description,
     request: (settings, search) => {
-      const { method: _m, api: _a, bodyType: _b, ...templates } = s.request;
-      return toSpec(
-        s.request,
-        renderPaths(templates, { settings, search: search ?? '' }) as Record<string, unknown>,
-      );
+      const { method: _m, api: _a, bodyType: _b, path, ...templates } = s.request;
+      const data = { settings, search: search ?? '' };
+      const rendered = renderPaths(templates, data) as Record<string, unknown>;
+      return toSpec(s.request, { ...rendered, path: renderPathsPath(path, data) });
     },
     items: (body) => listAt(s.items, body),
     option: async (item) => ({
@@ -209,7 +209,7 @@ export function compileDeclarative(d: DeclarativeConnector): ConnectorDefinition
           test: {
             request: (settings) => ({
               method: test.method,
-              path: relativePath(renderPaths(test.path, { settings })),
+              path: relativePath(renderPathsPath(test.path, { settings })),
             }),
             ...(test.label
               ? {

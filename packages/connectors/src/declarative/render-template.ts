@@ -1,3 +1,4 @@
+import { asPathSegment } from '../egress/path-segments.ts';
 import { ConnectorError } from '../errors.ts';
 import { evaluateExpression } from '../expressions/index.ts';
 import { lookupPath } from '../expressions/path-lookup.ts';
@@ -61,4 +62,42 @@ export function renderPaths(value: unknown, data: Record<string, unknown>): unkn
     return v;
   };
   return walk(value);
+}
+
+/** Fills a path template's `{{ }}` parts with `values`, each as exactly one path segment. */
+function joinSegments(template: string, values: unknown[]): string {
+  let i = 0;
+  return template.replace(PART, (part) => {
+    const value = text(values[i++]);
+    const segment = asPathSegment(value);
+    if (segment === undefined)
+      throw new ConnectorError(
+        `The path's ${part.replace(/\s+/g, ' ')} gave "${value.slice(0, 100)}", which is not one path segment (empty, "." or "..")`,
+        { code: 'invalid_input', transient: false },
+      );
+    return segment;
+  });
+}
+
+/**
+ * Renders a request path: each `{{ }}` value inside literal text becomes one segment (a `/` in it is encoded, so
+ * an id such as `a/b` cannot reach another endpoint; `.`, `..` and empty values are refused), as the built-ins'
+ * `path` tag does. A path that is a single template is the value as written: its author chose a whole path. The
+ * runtime refuses dot segments and other origins in either case.
+ */
+export async function renderJsonataPath(template: unknown, data: Record<string, unknown>): Promise<unknown> {
+  if (typeof template !== 'string' || WHOLE.test(template)) return renderJsonata(template, data);
+  const values: unknown[] = [];
+  for (const m of template.matchAll(PART)) values.push(await evaluateExpression(m[1]!, data));
+  return joinSegments(template, values);
+}
+
+/** `renderJsonataPath` with plain paths over `data`, synchronously (option sources and the credential test). */
+export function renderPathsPath(template: unknown, data: Record<string, unknown>): unknown {
+  if (typeof template !== 'string' || WHOLE.test(template)) return renderPaths(template, data);
+  const evaluate = pathOnly(data);
+  return joinSegments(
+    template,
+    [...template.matchAll(PART)].map((m) => evaluate(m[1]!)),
+  );
 }

@@ -21,4 +21,5 @@ export {
   effectivePort,
   type Resolve,
 } from './egress-policy.ts';
+export { asPathSegment, dotSegmentProblem } from './path-segments.ts';
 export { requestHeaderProblem } from './request-headers.ts';
