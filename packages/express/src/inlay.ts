@@ -6,7 +6,7 @@ import { upstreamRequestHeaders } from './headers.ts';
 import { iconHandler } from './icons.ts';
 import { oauthRelay } from './oauth-relay.ts';
 import { sendProblem } from './problem.ts';
-import { relay } from './relay.ts';
+import { guardProxied, isProxyPath, relay } from './relay.ts';
 import { type CachedToken, TokenCache } from './token-cache.ts';
 import { fetchUpstream, nodeUpstream } from './upstream.ts';
 
@@ -230,7 +230,7 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
         const fresh = await cache.get(s.hostUser, () => mint(s.hostUser, req));
         answer = await send(fresh.token);
       }
-      relay(answer, res);
+      relay(isProxyPath(path) ? guardProxied(answer) : answer, res);
     } catch (err) {
       fail(res, err);
     }

@@ -229,6 +229,40 @@ describe('proxy transport', () => {
     }
   });
 
+  it('keeps a provider page from acting on the host: proxied answers guarded even if the service forgot', async () => {
+    // A stand-in service that relays a provider's HTML page with no guard of its own.
+    const up = await startFakeUpstream({
+      'content-type': 'text/html',
+      refresh: '0; url=https://evil.example/',
+      link: '<https://evil.example/x.js>; rel=preload; as=script',
+      'clear-site-data': '"cookies"',
+      'x-frame-options': 'ALLOWALL',
+      'content-security-policy': "script-src 'unsafe-inline'",
+      'content-disposition': 'inline',
+    });
+    const h = await startHost({ serviceUrl: up.url, apiKey: 'inlay_test_secretsecretsecret' });
+    try {
+      const proxied = await fetch(`${h.url}/api/inlay/connectors/acme/proxy/page`, {
+        headers: { 'x-host-user': 'u', cookie: 'sid=host-session' },
+      });
+      expect(proxied.status).toBe(200);
+      expect(proxied.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(proxied.headers.get('content-security-policy')).toBe('sandbox');
+      expect(proxied.headers.get('content-disposition')).toBe('attachment');
+      for (const name of ['refresh', 'link', 'clear-site-data', 'x-frame-options'])
+        expect(proxied.headers.get(name), name).toBeNull();
+      await proxied.text();
+      // The service's own answers (not a provider's) pass as the service sent them.
+      const own = await fetch(`${h.url}/api/inlay/workflows`, { headers: { 'x-host-user': 'u' } });
+      expect(own.headers.get('content-security-policy')).toBe("script-src 'unsafe-inline'");
+      expect(own.headers.get('refresh')).toBe('0; url=https://evil.example/');
+      await own.text();
+    } finally {
+      await h.close();
+      await up.close();
+    }
+  });
+
   it('reuses kept-alive upstream connections and rewrites only the userId query parameter', async () => {
     const up = await startFakeUpstream();
     const h = await startHost({ serviceUrl: `${up.url}/base/`, apiKey: 'inlay_test_secretsecretsecret' });

@@ -2,6 +2,7 @@ import {
   builtins,
   type ConnectorDefinition,
   ConnectorError,
+  dotSegmentProblem,
   type HttpMethod,
   type StreamedResponse,
 } from '@inlay/connectors';
@@ -39,8 +40,11 @@ export async function sendProxy(
   def: ConnectorDefinition,
   req: ProxyRequest,
 ): Promise<StreamedResponse> {
-  const credential = await proxyCredential(ctx, user, def, req.credentialId);
   const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
+  // Refused before a credential is read or a URL built: the path must stay under the connector's base path.
+  const dots = dotSegmentProblem(path);
+  if (dots) throw invalid('path', 'no_dot_segments', dots);
+  const credential = await proxyCredential(ctx, user, def, req.credentialId);
   try {
     return await ctx.registry.runtimeOf(def).stream(
       def,
@@ -68,6 +72,8 @@ function proxyProblem(err: unknown, name: string): unknown {
       });
     case 'forbidden_header':
       return invalid('header', 'forbidden', err.message);
+    case 'invalid_path':
+      return invalid('path', 'no_dot_segments', err.message);
     case 'invalid_url':
     case 'credential_origin_mismatch':
       return unprocessable('connector', 'url', err.message);

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { requestHeaderProblem } from '@inlay/connectors';
-import { hopByHop } from '@inlay/contract';
+import { hopByHop, PROXY_WITHHELD_RESPONSE_HEADERS } from '@inlay/contract';
 
 /**
  * Request headers that are Inlay's or the caller's own and never go on: Inlay's credentials and controls,
@@ -25,16 +25,17 @@ const NOT_FORWARDED = new Set([
   'expect',
 ]);
 
-/** Provider answer headers that must not reach the caller: cookies, CORS and transport policy are Inlay's. */
+/**
+ * Provider answer headers that must not reach the caller: cookies, CORS, transport policy and what acts on the
+ * relaying origin are Inlay's (PROXY_WITHHELD_RESPONSE_HEADERS).
+ */
 const NOT_RETURNED = new Set([
-  'set-cookie',
-  'set-cookie2',
+  ...PROXY_WITHHELD_RESPONSE_HEADERS,
   'strict-transport-security',
   'alt-svc',
   'server',
   'x-powered-by',
   'www-authenticate',
-  'content-security-policy',
 ]);
 
 /** What of the caller's headers goes to the provider. */

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { HttpMethod, StreamedResponse } from '@inlay/connectors';
+import { proxiedContentHeaders } from '@inlay/contract';
 import express, { type Request, type RequestHandler, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { type Authenticator, accountOf, authenticate, requireApiKey } from '../http/auth.ts';
@@ -80,6 +81,10 @@ export function proxyRoutes(
     res.status(upstream.status);
     // setHeader, not res.set: Express would add a charset to the provider's content type.
     for (const [name, value] of Object.entries(returnedResponseHeaders(upstream.headers)))
+      res.setHeader(name, value);
+    // The provider's content never runs in the caller's origin: never sniffed; HTML, SVG, XML and scripts sandboxed
+    // and downloaded.
+    for (const [name, value] of Object.entries(proxiedContentHeaders(upstream.headers['content-type'])))
       res.setHeader(name, value);
     // Tells the provider's own 404 or 401 from Inlay's.
     res.set('x-inlay-upstream-status', String(upstream.status));
