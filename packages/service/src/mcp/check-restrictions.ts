@@ -1,6 +1,8 @@
 import type { ConnectorRuntime } from '@inlay/connectors';
 import type { McpRestrictions } from '@inlay/contract';
 import { unprocessable } from '../http/problem.ts';
+import { isProxyable } from '../proxy/proxy-call.ts';
+import { PROXY_ACTION } from './restrictions.ts';
 import { TOOLS } from './tools.ts';
 
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
@@ -40,6 +42,12 @@ export function checkRestrictions(
       const [connector, action] = [name.slice(0, dot), name.slice(dot + 1)];
       if (!runtime.get(connector))
         throw unprocessable(field, 'exists', `no connector "${connector}" in this account`);
+      // `connector.proxy` names the connector's proxy (proxy_request_inlay), not an action.
+      if (action === PROXY_ACTION.slice(1)) {
+        if (!isProxyable(runtime.get(connector)!))
+          throw unprocessable(field, 'exists', `connector "${connector}" has no proxy (it is a built-in)`);
+        return;
+      }
       if (!runtime.action(connector, action))
         throw unprocessable(field, 'exists', `connector "${connector}" has no action "${action}"`);
     });

@@ -55,6 +55,11 @@ export async function proxyTool(
     throw new ToolFailure(
       `Unknown connector "${a.connectorId}". Call list_connectors_inlay to see the available ones.`,
     );
+  // The server's action lists bind the proxy too (Restrictions.proxy): it can reach what any action can.
+  if (!s.restrictions.proxy(def.id))
+    throw new ToolFailure(
+      `This MCP server does not allow proxied requests to ${def.name}. Its restrictions must allow "${def.id}.proxy".`,
+    );
   if (a.api !== undefined && !Object.hasOwn(def.apis ?? {}, a.api))
     throw new ToolFailure(`Connector "${def.id}" has no API named "${a.api}".`);
   const headers = forwardedRequestHeaders(a.headers ?? {});

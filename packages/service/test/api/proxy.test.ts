@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerClient, createUserClient } from '@inlay/client/server';
 import type { ConnectorDefinition } from '@inlay/connectors';
@@ -52,6 +52,29 @@ async function startEcho() {
         // Over the cap with no length announced: the proxy finds out midway.
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         return res.end(Buffer.alloc(5 << 20));
+      }
+      if (url.pathname.endsWith('/page') || url.pathname.endsWith('/image.svg')) {
+        // Active content, with the headers that would act on the relaying origin.
+        const svg = url.pathname.endsWith('.svg');
+        res.writeHead(200, {
+          'content-type': svg ? 'image/svg+xml' : 'text/html; charset=utf-8',
+          refresh: '0; url=https://evil.example/',
+          link: '<https://evil.example/x.js>; rel=preload; as=script',
+          'clear-site-data': '"cookies", "storage"',
+          'x-frame-options': 'ALLOWALL',
+          'content-security-policy': "script-src 'unsafe-inline'",
+          'x-content-type-options': 'sniff-please',
+          'content-disposition': 'inline',
+        });
+        return res.end(
+          svg
+            ? '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+            : '<script>alert(document.cookie)</script>',
+        );
+      }
+      if (url.pathname.endsWith('/untyped')) {
+        res.writeHead(200, {});
+        return res.end('<script>alert(1)</script>');
       }
       if (url.pathname.endsWith('/teapot')) {
         res.writeHead(418, { 'content-type': 'text/plain' });
@@ -371,6 +394,96 @@ describe('forwarding', () => {
   });
 });
 
+/** A GET sent as written: fetch would resolve the dot segments before they reach the service. */
+function rawGet(path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+    // Options, not a URL string: a URL string is parsed, and parsing resolves the dot segments too.
+    const { hostname, port } = new URL(svc.url);
+    const req = request({ hostname, port, path, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('paths stay under the base path', () => {
+  it.each([
+    '/../internal-admin/secrets',
+    '/%2e%2e/internal-admin/secrets',
+    '/%2E%2E/internal-admin/secrets',
+    '/.%2e/internal-admin/secrets',
+    '/x/..%5c..%5cinternal-admin/secrets',
+    '/x%2f..%2f..%2finternal-admin',
+    '/%252e%252e/internal-admin/secrets',
+    '/./v1/items',
+  ])('refuses %s with a 400 naming the path, before any request', async (p) => {
+    const before = echo.received.length;
+    const r = await rawGet(`/connectors/echo/proxy${p}?userId=${alice}`, {
+      authorization: `Bearer ${apiKey}`,
+    });
+    expect(r.status, r.body).toBe(400);
+    expect(r.type).toMatch(/^application\/problem\+json/);
+    const problem = JSON.parse(r.body);
+    expect(problem.errors).toEqual([expect.objectContaining({ field: 'path', rule: 'no_dot_segments' })]);
+    expect(problem.message).toMatch(/must not contain a "\.\.?" segment/);
+    expect(echo.received.length).toBe(before);
+  });
+
+  it('lets names with dots through', async () => {
+    const r = await svc.call('GET', `/connectors/echo/proxy/v1.2/a..b/file.txt?userId=${alice}`, {
+      auth: apiKey,
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.url).toBe('/v1/v1.2/a..b/file.txt');
+  });
+});
+
+describe('proxied content', () => {
+  it('never sniffed; HTML and SVG sandboxed and downloaded, with the origin-acting headers dropped', async () => {
+    for (const [p, type] of [
+      ['page', 'text/html; charset=utf-8'],
+      ['image.svg', 'image/svg+xml'],
+    ] as const) {
+      const res = await fetch(`${svc.url}/connectors/echo/proxy/${p}?userId=${alice}`, {
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toBe('sandbox');
+      expect(res.headers.get('content-disposition')).toBe('attachment');
+      for (const h of ['refresh', 'link', 'clear-site-data', 'x-frame-options', 'set-cookie'])
+        expect(res.headers.get(h), h).toBeNull();
+      expect(await res.text()).toContain('<script>');
+    }
+  });
+
+  it('an answer with no type is treated as active; JSON keeps its own headers and gets nosniff', async () => {
+    const untyped = await fetch(`${svc.url}/connectors/echo/proxy/untyped?userId=${alice}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(untyped.headers.get('content-security-policy')).toBe('sandbox');
+    expect(untyped.headers.get('content-disposition')).toBe('attachment');
+    const json = await fetch(`${svc.url}/connectors/echo/proxy/items?userId=${alice}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(json.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(json.headers.get('content-security-policy')).toBeNull();
+    expect(json.headers.get('content-disposition')).toBeNull();
+    expect(json.headers.get('etag')).toBe('"v1"');
+    await json.text();
+    const download = await fetch(`${svc.url}/connectors/echo/proxy/download?userId=${alice}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="data.bin"');
+    await download.arrayBuffer();
+  });
+});
+
 describe('credentials', () => {
   it('with a user JWT: the only connected credential, or the one named; several → 409, none → 404', async () => {
     const carol = await createUser(svc, apiKey, 'carol');
@@ -563,6 +676,72 @@ describe('clients', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('MCP: the server’s action lists bind proxy_request_inlay (connector.proxy)', async () => {
+    const jwt = await tokenFor(svc, apiKey, alice);
+    const server = async (name: string, actions: Record<string, string[]>) => {
+      const r = await svc.call('POST', '/mcp-servers', {
+        auth: apiKey,
+        body: { name, restrictions: { actions } },
+      });
+      expect(r.status, r.text).toBe(201);
+      return connectV2(r.body.url, { authorization: `Bearer ${jwt}`, 'x-credential-id': aliceKey });
+    };
+    const call = (c: Awaited<ReturnType<typeof connectV2>>, method = 'DELETE') =>
+      c.callTool({
+        name: 'proxy_request_inlay',
+        arguments: { connectorId: 'echo', method, path: '/everything' },
+      }) as Promise<any>;
+    const onlyRead = await server('one action', { allow: ['echo.noop'] });
+    const withProxy = await server('action and proxy', { allow: ['echo.noop', 'echo.proxy'] });
+    const otherProxy = await server('another proxy', { allow: ['echo.noop', 'acme.proxy'] });
+    const blocked = await server('echo blocked', { block: ['echo.noop'] });
+    const proxyBlocked = await server('proxy blocked', { block: ['echo.proxy'] });
+    try {
+      const before = echo.received.length;
+      // An allow list of actions without a proxy entry: the tool is not listed and cannot be called.
+      const listed = async (c: Awaited<ReturnType<typeof connectV2>>) =>
+        (await c.listTools()).tools.some((t) => t.name === 'proxy_request_inlay');
+      expect(await listed(onlyRead)).toBe(false);
+      const hidden = await call(onlyRead).catch((e: Error) => ({
+        isError: true,
+        content: [{ text: e.message }],
+      }));
+      expect(hidden.isError).toBe(true);
+      // Listed where some connector's proxy is allowed, and only for that connector.
+      expect(await listed(otherProxy)).toBe(true);
+      const notThis = await call(otherProxy);
+      expect(notThis.isError).toBe(true);
+      expect(notThis.content[0].text).toContain('must allow "echo.proxy"');
+      // A blocked action of the connector, or its proxy, shuts the proxy.
+      for (const c of [blocked, proxyBlocked]) {
+        const r = await call(c);
+        expect(r.isError).toBe(true);
+        expect(r.content[0].text).toContain('does not allow proxied requests to Echo');
+      }
+      expect(echo.received.length).toBe(before);
+      // The explicit entry lets it through.
+      const ok = await call(withProxy, 'GET');
+      expect(ok.isError, JSON.stringify(ok.content)).toBeFalsy();
+      expect(ok.structuredContent).toMatchObject({ status: 200, body: { url: '/v1/everything' } });
+    } finally {
+      await Promise.all([onlyRead, withProxy, otherProxy, blocked, proxyBlocked].map((c) => c.close()));
+    }
+  });
+
+  it('MCP: a proxy entry must name a proxied connector', async () => {
+    for (const [entry, message] of [
+      ['http.proxy', 'has no proxy'],
+      ['nope.proxy', 'no connector "nope"'],
+    ] as const) {
+      const r = await svc.call('POST', '/mcp-servers', {
+        auth: apiKey,
+        body: { name: 'bad', restrictions: { actions: { allow: [entry] } } },
+      });
+      expectProblem(r, 422, 'unprocessable', 'body.restrictions.actions.allow.0', 'exists');
+      expect(r.body.message).toContain(message);
     }
   });
 });
