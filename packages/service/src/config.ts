@@ -58,6 +58,10 @@ export interface Config {
   maxStepOutputBytes: number;
   /** The most items a `forEach` step may loop over; more fail the step. */
   maxIterations: number;
+  /** The most step occurrences one run may record, nested loops included; one more fails the run. */
+  maxStepsPerRun: number;
+  /** The most bytes of step inputs and outputs one run may store; past it the run fails. */
+  maxRunOutputBytes: number;
   /** First backoff of a step retry; doubles per attempt, with jitter. */
   retryBaseMs: number;
   /** First retry delay of an account webhook delivery; four times longer per attempt, for 24 hours. */
@@ -149,6 +153,8 @@ const EnvSchema = z.object({
   INLAY_EXPRESSION_MEMORY_MB: int('INLAY_EXPRESSION_MEMORY_MB', 16, 4096, 64),
   INLAY_STEP_RETRIES: int('INLAY_STEP_RETRIES', 0, 10, 3),
   INLAY_MAX_ITERATIONS: int('INLAY_MAX_ITERATIONS', 1, 1_000_000, 1000),
+  INLAY_MAX_STEPS_PER_RUN: int('INLAY_MAX_STEPS_PER_RUN', 1, 10_000_000, 10_000),
+  INLAY_MAX_RUN_OUTPUT_MB: int('INLAY_MAX_RUN_OUTPUT_MB', 1, 10_240, 100),
   INLAY_MAX_STEP_OUTPUT_BYTES: int('INLAY_MAX_STEP_OUTPUT_BYTES', 1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
   INLAY_RETRY_BASE_MS: int('INLAY_RETRY_BASE_MS', 1, 60_000, 1000),
   INLAY_WEBHOOK_RETRY_BASE_MS: int('INLAY_WEBHOOK_RETRY_BASE_MS', 1, 3_600_000, 5000),
@@ -261,6 +267,8 @@ export function loadConfig(
     stepRetries: e.INLAY_STEP_RETRIES,
     maxStepOutputBytes: e.INLAY_MAX_STEP_OUTPUT_BYTES,
     maxIterations: e.INLAY_MAX_ITERATIONS,
+    maxStepsPerRun: e.INLAY_MAX_STEPS_PER_RUN,
+    maxRunOutputBytes: e.INLAY_MAX_RUN_OUTPUT_MB * 1024 * 1024,
     retryBaseMs: e.INLAY_RETRY_BASE_MS,
     webhookRetryBaseMs: e.INLAY_WEBHOOK_RETRY_BASE_MS,
     webhookPollMs: e.INLAY_WEBHOOK_POLL_MS,

@@ -1,4 +1,5 @@
 import type { AnyStep, ForEachStep, IfStep, Step, StepError } from '@inlay/contract';
+import { RunBudgetExceeded } from './run-budget.ts';
 import type { RunCredentials } from './run-credentials.ts';
 import type { RunnerContext } from './runner.ts';
 import type { Claim, ExecutionRow, NewStepRow, RecordedStep, RunStore } from './runs.ts';
@@ -50,6 +51,10 @@ function recordedOutput(r: RecordedStep): unknown {
 export class FlowRun {
   readonly unrecorded: NewStepRow[] = [];
   #position = 0;
+  /** Occurrences started, recorded ones included: counted before a step runs, so concurrent lanes cannot overshoot. */
+  #started = 0;
+  /** Bytes of step data this attempt stored. */
+  #bytes = 0;
   readonly #done = new Map<string, RecordedStep>();
   readonly #claim: Claim;
 
@@ -67,18 +72,42 @@ export class FlowRun {
       this.#done.set(r.stepKey ?? r.stepId, r);
       this.#position = Math.max(this.#position, r.position + 1);
     }
+    this.#started = this.#done.size;
   }
 
   /** Runs the top-level steps; resolves with the error that ended the run, if one did. */
   async run(steps: AnyStep[], outputs: Record<string, unknown>): Promise<StepError | undefined> {
-    const ended = await this.#list(steps, { steps: outputs, vars: {}, path: [] });
-    return ended.ok ? undefined : ended.error;
+    try {
+      const ended = await this.#list(steps, { steps: outputs, vars: {}, path: [] });
+      return ended.ok ? undefined : ended.error;
+    } catch (err) {
+      if (err instanceof RunBudgetExceeded) return err.stepError;
+      throw err;
+    }
+  }
+
+  /** Counts an occurrence about to run against INLAY_MAX_STEPS_PER_RUN; a recorded one was counted already. */
+  #admit(step: AnyStep, frame: Frame): void {
+    if (this.#done.has(occurrence(step.id, frame.path))) return;
+    const max = this.ctx.config.maxStepsPerRun;
+    if (this.#started >= max) throw RunBudgetExceeded.steps(max);
+    this.#started++;
+  }
+
+  /** Counts a row's stored bytes against INLAY_MAX_RUN_OUTPUT_MB; the row that crosses it is kept for the log. */
+  #charge(record: { row: NewStepRow; bytes: number }): void {
+    this.#bytes += record.bytes;
+    const max = this.ctx.config.maxRunOutputBytes;
+    if (this.#bytes <= max) return;
+    this.unrecorded.push(record.row);
+    throw RunBudgetExceeded.bytes(max);
   }
 
   async #list(steps: AnyStep[], frame: Frame): Promise<Ended> {
     let last: unknown = null;
     for (const step of steps) {
       if (this.signal.aborted) throw this.signal.reason;
+      this.#admit(step, frame);
       const ended =
         step.type === 'if'
           ? await this.#if(step, frame)
@@ -232,6 +261,7 @@ export class FlowRun {
     }
     const position = this.#position++;
     const record = this.#record(step, frame, key, input, outcome, startedAt, position);
+    this.#charge(record);
     const ended = this.#settle(step, frame, record, this.#label(step, frame, position));
     // A failure that ends the run is written with the run's end; anything else that left the node now.
     if (ended.ok) await this.#keep(record.row, !local);
@@ -262,6 +292,7 @@ export class FlowRun {
         position,
         outcome.ok ? branch : undefined,
       );
+      this.#charge(record);
       const ended = this.#settle(step, frame, record, this.#label(step, frame, position));
       if (!ended.ok || !outcome.ok) {
         if (ended.ok) await this.#keep(record.row, false);
@@ -340,6 +371,7 @@ export class FlowRun {
       startedAt,
       position,
     );
+    this.#charge(record);
     // An iteration's error already names its step: the forEach passes it on as it is.
     const ended = this.#settle(step, frame, record, label);
     if (!ended.ok) {

@@ -12,6 +12,8 @@ export interface StepRecord {
   output?: unknown;
   statusCode?: number;
   error?: StepError;
+  /** Bytes of JSON the row stores for the input and the output: what counts against the run's budget. */
+  bytes: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -50,13 +52,13 @@ export function stepRecord(p: {
   const { outcome, secrets, maxBytes } = p;
   const storedInput = storable(p.input, secrets, maxBytes);
   let output: unknown;
-  let item: { json: unknown; statusCode?: number; truncated: boolean } | undefined;
+  let item: { json: unknown; statusCode?: number; truncated: boolean; bytes: number } | undefined;
   let error: StepError | undefined;
   let kept: unknown = null;
   if (outcome.ok) {
     output = redact(outcome.output ?? null, secrets);
     const s = storable(output, [], maxBytes);
-    item = { json: s.json, statusCode: outcome.statusCode, truncated: s.truncated };
+    item = { json: s.json, statusCode: outcome.statusCode, truncated: s.truncated, bytes: s.bytes };
     // `data` gives back an object output exactly; any other output is kept as is for a resumed run.
     if (s.truncated || !isObject(s.json)) kept = s.json;
   } else {
@@ -64,7 +66,7 @@ export function stepRecord(p: {
     error = redact(outcome.failure.toStepError(), secrets);
     if (statusCode !== undefined || body !== undefined) {
       const s = storable(body ?? null, secrets, maxBytes);
-      item = { json: s.json, statusCode, truncated: s.truncated };
+      item = { json: s.json, statusCode, truncated: s.truncated, bytes: s.bytes };
     }
   }
   const row: NewStepRow = {
@@ -87,5 +89,6 @@ export function stepRecord(p: {
     ...p.at,
     output: kept,
   };
-  return outcome.ok ? { row, output, statusCode: outcome.statusCode } : { row, error };
+  const bytes = storedInput.bytes + (item?.bytes ?? 0);
+  return outcome.ok ? { row, output, statusCode: outcome.statusCode, bytes } : { row, error, bytes };
 }

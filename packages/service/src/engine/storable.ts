@@ -4,6 +4,8 @@ import { redact } from '@inlay/connectors';
 export interface Stored {
   json: unknown;
   truncated: boolean;
+  /** The size of what is stored, in bytes of JSON (a cut value's marker object counts about `maxBytes`). */
+  bytes: number;
 }
 
 // PostgreSQL's jsonb cannot hold U+0000; a provider may still send it.
@@ -36,10 +38,11 @@ export function storable(value: unknown, secrets: readonly string[], maxBytes: n
   const clean = withoutNul(redact(value === undefined ? null : value, secrets));
   const text = JSON.stringify(clean) ?? 'null';
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes <= maxBytes) return { json: clean, truncated: false };
+  if (bytes <= maxBytes) return { json: clean, truncated: false, bytes };
   const preview = utf8Prefix(text, Math.max(0, maxBytes - MARKER_OVERHEAD));
   return {
     truncated: true,
+    bytes: Math.min(bytes, maxBytes),
     json: {
       truncated: true,
       marker: `[truncated: ${bytes} bytes exceed the ${maxBytes}-byte limit; "preview" holds the first ${Buffer.byteLength(preview)} bytes of the JSON]`,
