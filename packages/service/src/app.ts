@@ -222,7 +222,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
   app.use(limit);
   // MCP reads its own body (JSON-RPC errors, not problem+json) and checks its own bearer.
-  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine, config.mcpMaxConcurrentActions), {
+  const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine, config.mcpMaxConcurrentActions, limiters), {
     sdkOnly: opts.mcpSdkOnly,
   });
   if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger, config.trustProxy);

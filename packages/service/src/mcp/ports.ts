@@ -2,6 +2,8 @@ import { actionSteps } from '@inlay/contract';
 import { createCredentialFor } from '../credentials/agent-connect.ts';
 import type { Engine } from '../engine/engine.ts';
 import { findInstalled, runFor } from '../engine/installed.ts';
+import type { Limiters } from '../ratelimit/limiters.ts';
+import { proxyQuotaWait } from '../ratelimit/rate-limit.ts';
 import { ConcurrencyLimit } from './concurrency.ts';
 import { capValue } from './result-cap.ts';
 import { type McpPorts, ToolFailure } from './session.ts';
@@ -9,15 +11,37 @@ import { type McpPorts, ToolFailure } from './session.ts';
 // Built-ins every workflow may use; a server's connector restrictions speak of apps.
 const BUILT_INS = new Set(['transform', 'delay']);
 
-/** The acting tools' backends: the engine runs actions and workflows, the credential flows connect apps. */
-export function createMcpPorts(engine: Engine, maxConcurrentActions: number): McpPorts {
+/**
+ * The acting tools' backends: the engine runs actions and workflows, the credential flows connect apps. Actions
+ * and proxied requests share one limit of calls in flight per user; proxied requests also spend the user's proxy
+ * quota, as the REST proxy does.
+ */
+export function createMcpPorts(engine: Engine, maxConcurrentActions: number, limiters: Limiters): McpPorts {
   const actions = new ConcurrencyLimit(maxConcurrentActions);
   return {
+    async proxySlot(s) {
+      const release = actions.tryEnter(`${s.accountId}:${s.user.id}`);
+      if (!release)
+        throw new ToolFailure(
+          `Too many execute_action_inlay and proxy_request_inlay calls in flight for this user: the limit is ${actions.limit} at a time (INLAY_MCP_MAX_CONCURRENT_ACTIONS). Wait for one to finish, then retry.`,
+        );
+      try {
+        const wait = await proxyQuotaWait(limiters, { accountId: s.accountId, id: s.user.id });
+        if (wait !== undefined)
+          throw new ToolFailure(
+            `This user has used up the proxy quota (INLAY_PROXY_RATE_LIMIT_PER_USER). Retry in ${wait} s.`,
+          );
+      } catch (err) {
+        release();
+        throw err;
+      }
+      return release;
+    },
     async executeAction(s, req) {
       const release = actions.tryEnter(`${s.accountId}:${s.user.id}`);
       if (!release)
         throw new ToolFailure(
-          `Too many execute_action_inlay calls in flight for this user: the limit is ${actions.limit} at a time (INLAY_MCP_MAX_CONCURRENT_ACTIONS). Wait for one to finish, then retry.`,
+          `Too many execute_action_inlay and proxy_request_inlay calls in flight for this user: the limit is ${actions.limit} at a time (INLAY_MCP_MAX_CONCURRENT_ACTIONS). Wait for one to finish, then retry.`,
         );
       try {
         const r = await engine.executeAction({

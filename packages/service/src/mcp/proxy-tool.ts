@@ -73,6 +73,8 @@ export async function proxyTool(
   }
   const query = Object.fromEntries(Object.entries(a.query ?? {}).map(([k, v]) => [k, [v].flat()]));
   const cap = s.ctx.config.maxStepOutputBytes;
+  // Held until the answer is read: a user's proxied answers in memory are at most the limit × the cap.
+  const release = await s.ports.proxySlot(u);
   try {
     const res = await sendProxy(s.ctx, { accountId: u.accountId, id: u.user.id }, def, {
       method: a.method,
@@ -109,6 +111,8 @@ export async function proxyTool(
       throw new ToolFailure(err.message);
     }
     throw err;
+  } finally {
+    release();
   }
 }
 

@@ -30,6 +30,11 @@ export interface McpPorts {
       credentialId?: string;
     },
   ): Promise<{ credentialId: string; status: string; authorizeUrl?: string }>;
+  /**
+   * Admits one `proxy_request_inlay` call: a slot of the user's concurrent calls (shared with
+   * `execute_action_inlay`) and a point of the user's proxy quota. Resolves with the slot's release.
+   */
+  proxySlot(s: McpSession & { user: UserRow }): Promise<() => void>;
 }
 
 /** One MCP request: who calls, for which user, through which server and its restrictions. */

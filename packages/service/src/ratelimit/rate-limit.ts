@@ -154,3 +154,22 @@ export async function limitProxy(
     res,
   );
 }
+
+/**
+ * Counts one proxy call that has no HTTP answer of its own (an agent's `proxy_request_inlay`) against the user's
+ * proxy quota, the same one `limitProxy` counts. Resolves with the seconds to wait when over it, else undefined.
+ */
+export async function proxyQuotaWait(
+  limiters: Limiters,
+  user: { accountId: string; id: string },
+): Promise<number | undefined> {
+  const limiter = limiters.perProxy;
+  if (!limiter) return undefined;
+  try {
+    await limiter.consume(`${user.accountId}:${user.id}`);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+  }
+}

@@ -145,7 +145,7 @@ describe('the per-user limit on execute_action_inlay (INLAY_MCP_MAX_CONCURRENT_A
     const over = (await alice.callTool(request('/fast'))) as any;
     expect(over.isError).toBe(true);
     expect(over.content[0].text).toMatch(
-      /Too many execute_action_inlay calls in flight for this user: the limit is 2 at a time \(INLAY_MCP_MAX_CONCURRENT_ACTIONS\)/,
+      /Too many execute_action_inlay and proxy_request_inlay calls in flight for this user: the limit is 2 at a time \(INLAY_MCP_MAX_CONCURRENT_ACTIONS\)/,
     );
     // Another user has slots of their own.
     const other = (await bob.callTool(request('/fast'))) as any;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServerClient, createUserClient } from '@inlay/client/server';
 import type { ConnectorDefinition } from '@inlay/connectors';
 import { TestBrowser } from '@inlay/test-kit/browser';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
 import { connectV2 } from '@inlay/test-kit/mcp';
 import { type Provider, providerConnectors, startProvider } from '@inlay/test-kit/providers';
@@ -760,6 +761,111 @@ describe('limits', () => {
       expect(Number(calls[2]!.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       await small.close();
+    }
+  });
+});
+
+describe('limits of proxy_request_inlay', () => {
+  /** A provider that holds every request until `release()`, and answers at once after it. */
+  async function startHolding() {
+    const held: (() => void)[] = [];
+    let arrived = 0;
+    let holding = true;
+    const server = createServer((_req, res) => {
+      arrived++;
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      };
+      if (holding) held.push(answer);
+      else answer();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      arrived: () => arrived,
+      release: () => {
+        holding = false;
+        for (const answer of held.splice(0)) answer();
+      },
+      close: () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    };
+  }
+
+  it('spends the user’s proxy quota and holds a slot of the user’s calls in flight', async () => {
+    const holding = await startHolding();
+    const slow: ConnectorDefinition = {
+      id: 'slow',
+      name: 'Slow',
+      description: 'Answers when told',
+      category: 'developer',
+      icon: 'slow',
+      baseUrl: holding.url,
+      auth: keyAuth(),
+      actions: [noop],
+    };
+    const small = await startService({
+      connectors: [slow],
+      env: {
+        INLAY_EGRESS_ALLOW: new URL(holding.url).host,
+        INLAY_PROXY_RATE_LIMIT_PER_USER: '3',
+        INLAY_MCP_MAX_CONCURRENT_ACTIONS: '2',
+      },
+    });
+    try {
+      const { apiKey: k } = await small.account();
+      const u = await createUser(small, k, 'erin');
+      const cred = await small.call('POST', '/credentials', {
+        auth: k,
+        body: { userId: u, connector: 'slow', data: { apiKey: 'k' } },
+      });
+      expect(cred.status, cred.text).toBe(201);
+      const server = await small.call('POST', '/mcp-servers', { auth: k, body: { name: 'agent' } });
+      const jwt = await tokenFor(small, k, u);
+      const agent = await connectV2(server.body.url, { authorization: `Bearer ${jwt}` });
+      const proxy = () =>
+        agent.callTool({
+          name: 'proxy_request_inlay',
+          arguments: { connectorId: 'slow', method: 'GET', path: '/x' },
+        }) as Promise<any>;
+      try {
+        // Two in flight take the user's two slots: a third is refused at once, and never reaches the provider.
+        const first = proxy();
+        const second = proxy();
+        await eventually('two requests held at the provider', () => holding.arrived() === 2);
+        const third = await proxy();
+        expect(third.isError).toBe(true);
+        expect(third.content[0].text).toContain(
+          'Too many execute_action_inlay and proxy_request_inlay calls',
+        );
+        expect(holding.arrived()).toBe(2);
+        holding.release();
+        expect((await first).structuredContent).toMatchObject({ status: 200 });
+        expect((await second).structuredContent).toMatchObject({ status: 200 });
+        // The quota of 3 is shared with the REST proxy: two agent calls (the refused one spent nothing) and one
+        // REST call use it up, and the next call of either kind is refused before it reaches the provider.
+        const rest = await small.call('GET', `/connectors/slow/proxy/x?userId=${u}`, { auth: k });
+        expect(rest.status, rest.text).toBe(200);
+        const over = await proxy();
+        expect(over.isError).toBe(true);
+        expect(over.content[0].text).toMatch(
+          /used up the proxy quota \(INLAY_PROXY_RATE_LIMIT_PER_USER\)\. Retry in \d+ s/,
+        );
+        expect((await small.call('GET', `/connectors/slow/proxy/x?userId=${u}`, { auth: k })).status).toBe(
+          429,
+        );
+        expect(holding.arrived()).toBe(3);
+      } finally {
+        holding.release();
+        await agent.close();
+      }
+    } finally {
+      await small.close();
+      await holding.close();
     }
   });
 });
