@@ -37,6 +37,7 @@ import { executionsRoutes } from './executions/routes.ts';
 import { apiVersion } from './http/api-version.ts';
 import { authenticate, createAuthenticator } from './http/auth.ts';
 import { byFirstSegment } from './http/by-first-segment.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 import { errorHandler, notFoundRoute } from './http/error-handler.ts';
 import { jsonBody } from './http/json-body.ts';
 import { requestId } from './http/request-id.ts';
@@ -295,6 +296,7 @@ export function listen(app: Express, port: number, host: string, requestTimeoutM
   server.requestTimeout = requestTimeoutMs;
   server.headersTimeout = Math.min(requestTimeoutMs, 20_000);
   server.keepAliveTimeout = 5_000;
+  answerClientErrors(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));

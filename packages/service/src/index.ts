@@ -3,5 +3,6 @@ export { type CreateAppOptions, createApp, type InlayApp, listen } from './app.t
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export type { AppContext } from './context.ts';
 export { Vault } from './credentials/vault.ts';
+export { answerClientErrors } from './http/client-errors.ts';
 export { createLogger } from './logger.ts';
 export { createStore, type Store } from './store/store.ts';

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConnectorDefinition, Resolve } from '@inlay/connectors';
 import {
+  answerClientErrors,
   type Config,
   createAccount,
   createApp,
@@ -104,6 +105,7 @@ async function storeFor(opts: StartServiceOptions, config: Config): Promise<Stor
 /** Starts the real service on 127.0.0.1 on the worker's PGlite store, or on PostgreSQL when DATABASE_URL is set. */
 export async function startService(opts: StartServiceOptions = {}) {
   const server = createServer();
+  answerClientErrors(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = loadConfig({

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -112,5 +113,45 @@ describe('meta', () => {
     expect(doc.body.openapi).toBe('3.1.0');
     expect(doc.body.servers[0].url).toBe(svc.url);
     expect(doc.body.paths['/workflows/{workflowId}/logs'].get.operationId).toBe('getWorkflowLogs');
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  /** Sends raw bytes and reads the whole answer until the service closes the connection. */
+  function raw(bytes: string): Promise<string> {
+    const { hostname, port } = new URL(svc.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.end(bytes));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => (answer += d));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+  }
+  const parse = (answer: string) => {
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    return { statusLine: head.split('\r\n')[0], head: head.toLowerCase(), body: JSON.parse(body) };
+  };
+
+  it('a request line over 16 KB is a 431 problem naming the headers, not an empty answer', async () => {
+    const r = parse(await raw(`GET /users?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect(r.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(r.head).toContain('content-type: application/problem+json');
+    expect(r.body).toMatchObject({
+      status: 431,
+      code: 'invalid_request',
+      title: 'Request Header Fields Too Large',
+      errors: [{ field: 'headers', rule: 'max_size' }],
+    });
+    expect(r.body.message).toBe(r.body.detail);
+    expect(r.body.message).toContain('exceed 16 KB');
+  });
+
+  it('a request that is not HTTP is a 400 problem', async () => {
+    const r = parse(await raw('NOT-HTTP\r\n\r\n'));
+    expect(r.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(r.body).toMatchObject({ status: 400, code: 'invalid_request' });
+    expect(r.body.message).toContain('not valid HTTP/1.1');
   });
 });
