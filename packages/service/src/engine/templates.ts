@@ -68,7 +68,14 @@ function compile(expr: string, path: string): void {
 export function checkTemplates(value: unknown, path = 'input'): void {
   if (typeof value === 'string') {
     if (!hasTemplate(value)) return;
-    for (const p of parseTemplate(value)) if ('expr' in p) compile(p.expr, path);
+    for (const p of parseTemplate(value)) {
+      if ('expr' in p) compile(p.expr, path);
+      // A `{{` left in the text never closed, and a `}}` there never opened: the author meant a template.
+      else if (p.text.includes('{{'))
+        throw new TemplateError(path, 'invalid_expression', 'a {{ has no }} to close it');
+      else if (p.text.includes('}}'))
+        throw new TemplateError(path, 'invalid_expression', 'a }} closes no {{');
+    }
   } else if (Array.isArray(value)) {
     for (const [i, v] of value.entries()) checkTemplates(v, `${path}[${i}]`);
   } else if (value && typeof value === 'object')

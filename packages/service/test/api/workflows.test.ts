@@ -260,6 +260,25 @@ describe('authoring', () => {
       'body.definition.steps[1].input.text',
       'template',
     );
+    // Unbalanced braces: a {{ never closed, or a }} never opened, beside a template.
+    for (const [text, reason] of [
+      ['{{{', 'a {{ has no }} to close it'],
+      ['Deal {{ trigger.name', 'a {{ has no }} to close it'],
+      ['{{ trigger.name }} and {{ more', 'a {{ has no }} to close it'],
+      ['{{ trigger.name }} }}', 'a }} closes no {{'],
+    ]) {
+      const unbalanced = structuredClone(def);
+      unbalanced.steps[1].input.text = text;
+      const r = await publish(unbalanced);
+      expectProblem(r, 422, 'unprocessable', 'body.definition.steps[1].input.text', 'template');
+      expect(r.body.errors[0].message, text).toBe(reason);
+    }
+    // Text with no template is text, braces and all; a lone { beside a template is text too.
+    for (const text of ['Code: {"a":{"b":1}}', 'Deal {{ trigger.name }} {']) {
+      const plain = structuredClone(def);
+      plain.steps[1].input.text = text;
+      expect((await publish(plain)).status, text).toBe(201);
+    }
     // An expression a template builds is known only at run time; its template must still compile.
     expect((await publish(withExpression('{{ trigger.formula }}'))).status).toBe(201);
     expect(await versions()).toBe(before);

@@ -77,9 +77,11 @@ describe('retry backoff', () => {
 
 describe('storable', () => {
   it('stores small values whole, scrubbed of secrets and NUL characters', () => {
+    const json = { token: `x-${REDACTED}-y`, s: 'a\uFFFDb' };
     expect(storable({ token: 'x-SECRET-y', s: 'a\u0000b' }, ['SECRET'], 1024)).toEqual({
       truncated: false,
-      json: { token: `x-${REDACTED}-y`, s: 'a\uFFFDb' },
+      json,
+      bytes: Buffer.byteLength(JSON.stringify(json)),
     });
   });
 
@@ -87,6 +89,7 @@ describe('storable', () => {
     const big = { text: 'é'.repeat(5000) };
     const s = storable(big, [], 2048);
     expect(s.truncated).toBe(true);
+    expect(s.bytes).toBe(2048);
     const json = s.json as { truncated: boolean; marker: string; originalBytes: number; preview: string };
     expect(json.truncated).toBe(true);
     expect(json.originalBytes).toBe(Buffer.byteLength(JSON.stringify(big)));
