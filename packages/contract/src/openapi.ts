@@ -952,6 +952,7 @@ const ops: Record<string, Record<string, Op>> = {
       ok: CreateApiKeyResponse,
       status: '201',
       notFound: false,
+      problems: { '409': 'The account has INLAY_MAX_API_KEYS active keys already: revoke one first' },
     },
   },
   '/api-keys/{apiKeyId}': {
@@ -1075,7 +1076,10 @@ const ops: Record<string, Record<string, Op>> = {
       body: CreateWebhookEndpointBody,
       ok: CreateWebhookEndpointResponse,
       status: '201',
-      problems: { '422': 'The egress policy refuses the URL (`code: egress_denied`)' },
+      problems: {
+        '409': 'The account has INLAY_MAX_WEBHOOK_ENDPOINTS endpoints already: delete one first',
+        '422': 'The egress policy refuses the URL (`code: egress_denied`)',
+      },
     },
   },
   '/webhook-endpoints/{webhookEndpointId}': {

@@ -58,6 +58,10 @@ export interface Config {
   maxStepOutputBytes: number;
   /** The most items a `forEach` step may loop over; more fail the step. */
   maxIterations: number;
+  /** The most webhook endpoints one account may have. */
+  maxWebhookEndpoints: number;
+  /** The most active (unrevoked) API keys one account may have. */
+  maxApiKeys: number;
   /** The most step occurrences one run may record, nested loops included; one more fails the run. */
   maxStepsPerRun: number;
   /** The most bytes of step inputs and outputs one run may store; past it the run fails. */
@@ -153,6 +157,8 @@ const EnvSchema = z.object({
   INLAY_EXPRESSION_MEMORY_MB: int('INLAY_EXPRESSION_MEMORY_MB', 16, 4096, 64),
   INLAY_STEP_RETRIES: int('INLAY_STEP_RETRIES', 0, 10, 3),
   INLAY_MAX_ITERATIONS: int('INLAY_MAX_ITERATIONS', 1, 1_000_000, 1000),
+  INLAY_MAX_WEBHOOK_ENDPOINTS: int('INLAY_MAX_WEBHOOK_ENDPOINTS', 1, 10_000, 20),
+  INLAY_MAX_API_KEYS: int('INLAY_MAX_API_KEYS', 1, 10_000, 20),
   INLAY_MAX_STEPS_PER_RUN: int('INLAY_MAX_STEPS_PER_RUN', 1, 10_000_000, 10_000),
   INLAY_MAX_RUN_OUTPUT_MB: int('INLAY_MAX_RUN_OUTPUT_MB', 1, 10_240, 100),
   INLAY_MAX_STEP_OUTPUT_BYTES: int('INLAY_MAX_STEP_OUTPUT_BYTES', 1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
@@ -268,6 +274,8 @@ export function loadConfig(
     maxStepOutputBytes: e.INLAY_MAX_STEP_OUTPUT_BYTES,
     maxIterations: e.INLAY_MAX_ITERATIONS,
     maxStepsPerRun: e.INLAY_MAX_STEPS_PER_RUN,
+    maxWebhookEndpoints: e.INLAY_MAX_WEBHOOK_ENDPOINTS,
+    maxApiKeys: e.INLAY_MAX_API_KEYS,
     maxRunOutputBytes: e.INLAY_MAX_RUN_OUTPUT_MB * 1024 * 1024,
     retryBaseMs: e.INLAY_RETRY_BASE_MS,
     webhookRetryBaseMs: e.INLAY_WEBHOOK_RETRY_BASE_MS,

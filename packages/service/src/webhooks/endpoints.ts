@@ -17,9 +17,17 @@ type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export const endpointAad = (row: { accountId: string; id: string }) =>
   rowAad('webhook_endpoints', row.accountId, row.id);
 
+/** A URL as it may be shown: a password in a stored URL is masked (creation refuses new ones). */
+function shownUrl(raw: string): string {
+  const url = URL.parse(raw);
+  if (!url?.password) return raw;
+  url.password = '****';
+  return url.href;
+}
+
 export const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   webhookEndpointId: row.id,
-  url: row.url,
+  url: shownUrl(row.url),
   events: row.events as WebhookEvent[],
   createdAt: row.createdAt.toISOString(),
 });

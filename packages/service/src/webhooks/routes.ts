@@ -1,10 +1,10 @@
 import { EgressDenied } from '@inlay/connectors';
 import { CreateWebhookEndpointBody, WebhookDeliveriesQuery } from '@inlay/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
-import { HttpProblem, notFound } from '../http/problem.ts';
+import { HttpProblem, invalid, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { webhookEndpoints } from '../store/schema.ts';
 import {
@@ -23,6 +23,32 @@ export function webhookEndpointRoutes(ctx: AppContext): Router {
 
   r.post('/webhook-endpoints', requireApiKey, async (req, res) => {
     const body = parse(CreateWebhookEndpointBody, req.body, 'body');
+    const url = new URL(body.url);
+    // Deliveries are signed; a password in the URL would be stored and listed back in plain text.
+    if (url.username || url.password)
+      throw invalid(
+        'body.url',
+        'no_credentials',
+        'must not hold a user name or password: deliveries are signed (webhook-signature), so the receiver can verify them without one',
+      );
+    const accountId = req.principal!.accountId;
+    const max = ctx.config.maxWebhookEndpoints;
+    // Counted before the insert: concurrent creations can pass the cap by the requests in flight, no more.
+    const [{ n } = { n: 0 }] = await ctx.db
+      .select({ n: count() })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.accountId, accountId));
+    if (n >= max)
+      throw new HttpProblem(
+        409,
+        'conflict',
+        `The account has ${n} webhook endpoints, the most it may have (INLAY_MAX_WEBHOOK_ENDPOINTS is ${max}): delete one, or subscribe an existing endpoint to more events.`,
+        {
+          errors: [
+            { field: 'body', rule: 'max_count', message: `at most ${max} webhook endpoints per account` },
+          ],
+        },
+      );
     try {
       ctx.connectors.egress.check(new URL(body.url));
     } catch (err) {
@@ -32,7 +58,7 @@ export function webhookEndpointRoutes(ctx: AppContext): Router {
         errors: [{ field: 'body.url', rule: 'egress', message }],
       });
     }
-    const { id, secret } = await createEndpoint(ctx.db, ctx.vault, req.principal!.accountId, body);
+    const { id, secret } = await createEndpoint(ctx.db, ctx.vault, accountId, body);
     res.status(201).json({ webhookEndpointId: id, secret });
   });
 
