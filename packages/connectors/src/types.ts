@@ -226,7 +226,9 @@ export interface PollTrigger<I = any> extends TriggerCommon<I> {
 /** A request arriving at an installation's trigger URL, as the provider sent it. */
 export interface TriggerDelivery {
   headers: Record<string, string | undefined>;
-  rawBody: string;
+  /** The body's bytes as they arrived (still compressed, if they were): what signatures are over. */
+  rawBody: string | Uint8Array;
+  /** The body parsed (after any decompression); only read once the signature verified. */
   body: unknown;
 }
 

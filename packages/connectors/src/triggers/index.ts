@@ -9,6 +9,7 @@ export {
 export {
   comparePositions,
   findTrigger,
+  MAX_ITEMS_PER_DELIVERY,
   MAX_ITEMS_PER_POLL,
   type PollOptions,
   type PollResult,
@@ -16,6 +17,8 @@ export {
   pollTriggerPages,
   receiveTrigger,
   subscribeTrigger,
+  triggerDeliveryItems,
   triggerInputProblem,
   unsubscribeTrigger,
+  verifyTriggerDelivery,
 } from './trigger-runtime.ts';

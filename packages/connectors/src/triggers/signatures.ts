@@ -8,17 +8,26 @@ const equalHex = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-const hmacHex = (secret: string, data: string) =>
-  createHmac('sha256', secret).update(data, 'utf8').digest('hex');
+/** HMAC-SHA256 in hex over the parts in order: text as UTF-8, bytes as they are (a body is signed as sent). */
+const hmacHex = (secret: string, ...parts: (string | Uint8Array)[]) => {
+  const h = createHmac('sha256', secret);
+  for (const p of parts) h.update(p);
+  return h.digest('hex');
+};
 
 /** GitHub's `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body, hex>`. */
-export function verifyGithubSignature(header: string | undefined, rawBody: string, secret: string): boolean {
+export function verifyGithubSignature(
+  header: string | undefined,
+  rawBody: string | Uint8Array,
+  secret: string,
+): boolean {
   if (!header?.startsWith('sha256=')) return false;
   return equalHex(header.slice(7), hmacHex(secret, rawBody));
 }
 
 /** Signs a body as GitHub does (tests, fakes). */
-export const githubSignature = (rawBody: string, secret: string) => `sha256=${hmacHex(secret, rawBody)}`;
+export const githubSignature = (rawBody: string | Uint8Array, secret: string) =>
+  `sha256=${hmacHex(secret, rawBody)}`;
 
 /** Stripe refuses deliveries older than this by default; so does Inlay (replays of a captured request). */
 export const STRIPE_TOLERANCE_S = 300;
@@ -29,7 +38,7 @@ export const STRIPE_TOLERANCE_S = 300;
  */
 export function verifyStripeSignature(
   header: string | undefined,
-  rawBody: string,
+  rawBody: string | Uint8Array,
   secret: string,
   now = new Date(),
 ): boolean {
@@ -43,14 +52,14 @@ export function verifyStripeSignature(
   }
   if (!t || !/^\d+$/.test(t) || sigs.length === 0) return false;
   if (Math.abs(now.getTime() / 1000 - Number(t)) > STRIPE_TOLERANCE_S) return false;
-  const expected = hmacHex(secret, `${t}.${rawBody}`);
+  const expected = hmacHex(secret, `${t}.`, rawBody);
   return sigs.some((s) => equalHex(s, expected));
 }
 
 /** Signs a body as Stripe does (tests, fakes). */
-export const stripeSignature = (rawBody: string, secret: string, at = new Date()) => {
+export const stripeSignature = (rawBody: string | Uint8Array, secret: string, at = new Date()) => {
   const t = Math.floor(at.getTime() / 1000);
-  return `t=${t},v1=${hmacHex(secret, `${t}.${rawBody}`)}`;
+  return `t=${t},v1=${hmacHex(secret, `${t}.`, rawBody)}`;
 };
 
 /**

@@ -214,6 +214,41 @@ export async function unsubscribeTrigger(
   }
 }
 
+/** Most items one delivery may carry; more are refused whole (`too_many_items`), as a poll takes at most its own cap. */
+export const MAX_ITEMS_PER_DELIVERY = 1000;
+
+/** Whether a delivery's signature verifies, from its headers and raw bytes alone (nothing parsed or inflated yet). */
+export function verifyTriggerDelivery(
+  runtime: ConnectorRuntime,
+  connectorId: string,
+  triggerId: string,
+  delivery: Pick<TriggerDelivery, 'headers' | 'rawBody'>,
+  secret: string,
+  now = new Date(),
+): boolean {
+  const { trigger } = webhookTrigger(runtime, connectorId, triggerId);
+  return trigger.verify({ ...delivery, body: undefined }, secret, now);
+}
+
+/** A verified delivery's items, oldest first as delivered; more than MAX_ITEMS_PER_DELIVERY is an error. */
+export async function triggerDeliveryItems(
+  runtime: ConnectorRuntime,
+  connectorId: string,
+  triggerId: string,
+  delivery: TriggerDelivery,
+): Promise<TriggerItem[]> {
+  const { trigger } = webhookTrigger(runtime, connectorId, triggerId);
+  const raw = await trigger.items(delivery);
+  if (raw.length > MAX_ITEMS_PER_DELIVERY)
+    throw new ConnectorError(
+      `The delivery holds ${raw.length} items; one delivery may hold at most ${MAX_ITEMS_PER_DELIVERY}`,
+      { code: 'too_many_items', transient: false },
+    );
+  const out: TriggerItem[] = [];
+  for (const r of raw) out.push(await toItem(trigger, r));
+  return out;
+}
+
 /**
  * Verifies a delivery's signature and reads its items (oldest first as delivered); undefined when the
  * signature is missing or wrong.
@@ -226,9 +261,6 @@ export async function receiveTrigger(
   secret: string,
   now = new Date(),
 ): Promise<TriggerItem[] | undefined> {
-  const { trigger } = webhookTrigger(runtime, connectorId, triggerId);
-  if (!trigger.verify(delivery, secret, now)) return undefined;
-  const out: TriggerItem[] = [];
-  for (const r of await trigger.items(delivery)) out.push(await toItem(trigger, r));
-  return out;
+  if (!verifyTriggerDelivery(runtime, connectorId, triggerId, delivery, secret, now)) return undefined;
+  return triggerDeliveryItems(runtime, connectorId, triggerId, delivery);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { githubSignature } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
 import { setUpAppTrigger, stateOf, triggeredIds } from '@inlay/test-kit/app-trigger-setup';
@@ -276,6 +277,67 @@ describe('custom connectors with triggers', () => {
     expect(runs.map((r) => r.trigger)).toEqual([
       expect.objectContaining({ number: 3, url: 'u', title: 'Data as code' }),
     ]);
+
+    // Bytes as sent: a signature over a gzip body is over the compressed bytes, checked before inflating.
+    const send = (body: Buffer, signature: string, extra: Record<string, string> = {}) =>
+      fetch(hook.url, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'issues',
+          'x-hub-signature-256': signature,
+          ...extra,
+        },
+      });
+    const issue = (id: number, title = `Issue ${id}`) => ({
+      id,
+      number: id,
+      title,
+      state: 'open',
+      html_url: `u${id}`,
+      created_at: '2025-01-02T00:00:00Z',
+    });
+    const zipped = gzipSync(JSON.stringify({ action: 'opened', issue: issue(78) }));
+    const overText = await send(zipped, githubSignature(gunzipSync(zipped), hook.secret), {
+      'content-encoding': 'gzip',
+    });
+    expect(overText.status).toBe(401);
+    const overBytes = await send(zipped, githubSignature(zipped, hook.secret), {
+      'content-encoding': 'gzip',
+    });
+    expect(overBytes.status).toBe(200);
+    expect(((await overBytes.json()) as { executionIds: string[] }).executionIds).toHaveLength(1);
+    // A genuine body that is not UTF-8 (a Latin-1 é) verifies over its bytes.
+    const latin1 = Buffer.concat([
+      Buffer.from('{"action":"opened","issue":{"id":79,"number":79,"title":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('","state":"open","html_url":"u","created_at":"2025-01-02T00:00:00Z"}}'),
+    ]);
+    const nonUtf8 = await send(latin1, githubSignature(latin1, hook.secret));
+    expect(nonUtf8.status).toBe(200);
+    expect(((await nonUtf8.json()) as { executionIds: string[] }).executionIds).toHaveLength(1);
+    // A gzip bomb is cut at 1 MB once inflated: a 413 after the signature verified, no run.
+    const bomb = gzipSync(Buffer.alloc(5 * 1024 * 1024, 0x20));
+    const inflated = await send(bomb, githubSignature(bomb, hook.secret), { 'content-encoding': 'gzip' });
+    expect(inflated.status).toBe(413);
+    expect(await inflated.json()).toMatchObject({ code: 'payload_too_large' });
+    // Many items: 300 start 300 runs (inserted in chunks); more than 1000 are refused whole, never a 500.
+    const many = Buffer.from(
+      JSON.stringify({ action: 'opened', issue: Array.from({ length: 300 }, (_, i) => issue(1000 + i)) }),
+    );
+    const accepted = await send(many, githubSignature(many, hook.secret));
+    expect(accepted.status).toBe(200);
+    expect(((await accepted.json()) as { executionIds: string[] }).executionIds).toHaveLength(300);
+    const flood = Buffer.from(
+      JSON.stringify({ action: 'opened', issue: Array.from({ length: 5000 }, (_, i) => issue(9000 + i)) }),
+    );
+    const refused = await send(flood, githubSignature(flood, hook.secret));
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({
+      code: 'unprocessable',
+      errors: [{ field: 'body', rule: 'items', message: expect.stringContaining('at most 1000') }],
+    });
 
     const del = await svc.call('DELETE', `/installations/${inst.installationId}?userId=${userId}`, {
       auth: apiKey,

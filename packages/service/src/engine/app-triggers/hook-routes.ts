@@ -1,9 +1,12 @@
-import { ConnectorError, receiveTrigger, type TriggerItem } from '@inlay/connectors';
-import { jsonTextTooDeep } from '@inlay/contract';
+import {
+  ConnectorError,
+  type TriggerItem,
+  triggerDeliveryItems,
+  verifyTriggerDelivery,
+} from '@inlay/connectors';
 import { and, eq } from 'drizzle-orm';
-import express, { type Request, Router } from 'express';
+import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
-import { tooDeep } from '../../http/json-body.ts';
 import { HttpProblem, notFound, unprocessable } from '../../http/problem.ts';
 import { isUuid } from '../../http/validate.ts';
 import type { Limiters } from '../../ratelimit/limiters.ts';
@@ -12,29 +15,16 @@ import { installations, userWorkflows } from '../../store/schema.ts';
 import type { DefinitionCache } from '../../workflows/definitions.ts';
 import type { RunStore } from '../runs.ts';
 import { sameSecret } from '../webhook-routes.ts';
+import { parseDelivery, readDeliveryBytes } from './delivery-body.ts';
 import { triggerAad } from './subscriptions.ts';
 import { applyPoll } from './trigger-state.ts';
-
-type RawRequest = Request & { rawBody?: string };
-
-/**
- * The raw text is kept: signatures are over the exact bytes the provider sent. Any content type is read,
- * since providers label JSON in their own ways.
- */
-const rawJson = express.json({
-  limit: '1mb',
-  type: () => true,
-  verify: (req, _res, buf) => {
-    if (jsonTextTooDeep(buf)) throw tooDeep();
-    (req as RawRequest).rawBody = buf.toString('utf8');
-  },
-});
 
 /**
  * `POST /hooks/app/{installationId}/{workflowId}/{secret}`: where a provider delivers a webhook trigger's
  * events. The secret in the path picks the subscription (unknown → 404, as for any webhook); the provider's
- * signature must verify with the signing secret of that subscription (else 401, and nothing starts). Items
- * already seen (a redelivery) start nothing again.
+ * signature must verify with the signing secret of that subscription over the body's bytes as sent (else 401,
+ * and nothing starts); only then is the body inflated and parsed (any content type is read as JSON: providers
+ * label it in their own ways). Items already seen (a redelivery) start nothing again.
  */
 export function appHookRoutes(
   ctx: AppContext,
@@ -45,7 +35,7 @@ export function appHookRoutes(
   const r = Router();
   const gone = () => notFound('Webhook');
 
-  r.post('/hooks/app/:installationId/:workflowId/:secret', rawJson, async (req: RawRequest, res) => {
+  r.post('/hooks/app/:installationId/:workflowId/:secret', async (req, res) => {
     const installationId = String(req.params.installationId).toLowerCase();
     const workflowId = String(req.params.workflowId).toLowerCase();
     if (!isUuid(installationId) || !isUuid(workflowId)) throw gone();
@@ -72,27 +62,26 @@ export function appHookRoutes(
       throw gone();
     }
     await limitWebhook(limiters, installationId, ctx.config.rateLimit.windowSeconds, res);
+    const rawBody = await readDeliveryBytes(req);
     const trigger = (await defs.get(workflowId, row.version))?.definition.trigger;
     if (trigger?.type !== 'app') throw gone();
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
     );
-    const items = await receiveTrigger(
-      await ctx.registry.forAccount(row.accountId),
-      trigger.connector,
-      trigger.trigger,
-      {
-        headers,
-        rawBody: req.rawBody ?? '',
-        body: req.body,
-      },
-      signingSecret,
-    ).catch((err: unknown) => {
-      // An authentic delivery the trigger cannot read (no item id, a custom connector's expression failing).
+    const runtime = await ctx.registry.forAccount(row.accountId);
+    const delivery = { headers, rawBody };
+    if (!verifyTriggerDelivery(runtime, trigger.connector, trigger.trigger, delivery, signingSecret))
+      throw new HttpProblem(401, 'unauthorized', 'The signature of this delivery does not verify');
+    const body = parseDelivery(rawBody, headers['content-encoding']);
+    const items = await triggerDeliveryItems(runtime, trigger.connector, trigger.trigger, {
+      ...delivery,
+      body,
+    }).catch((err: unknown) => {
+      // An authentic delivery the trigger cannot read (too many items, no item id, a custom connector's
+      // expression failing).
       if (err instanceof ConnectorError) throw unprocessable('body', 'items', err.message);
       throw err;
     });
-    if (!items) throw new HttpProblem(401, 'unauthorized', 'The signature of this delivery does not verify');
     if (!row.active || !row.enabled || items.length === 0) {
       res.json({ message: 'success', executionIds: [] });
       return;
@@ -104,6 +93,9 @@ export function appHookRoutes(
 
   return r;
 }
+
+/** Runs created by one insert statement. */
+const INSERT_CHUNK = 200;
 
 /** Records the delivered items as seen and starts a run for each one not seen before, in one step per row. */
 async function startNew(
@@ -125,17 +117,19 @@ async function startNew(
       .update(userWorkflows)
       .set({ triggerState: { ...locked?.state, seen: next.seen } })
       .where(pk);
-    return runs.create(
-      fresh.map((item) => ({
-        accountId: r.accountId,
-        userId: r.userId,
-        workflowId: r.workflowId,
-        installationId: r.installationId,
-        version: r.version,
-        triggerType: 'app',
-        trigger: item.data,
-      })),
-      tx,
-    );
+    const rows = fresh.map((item) => ({
+      accountId: r.accountId,
+      userId: r.userId,
+      workflowId: r.workflowId,
+      installationId: r.installationId,
+      version: r.version,
+      triggerType: 'app' as const,
+      trigger: item.data,
+    }));
+    // In chunks: one insert of thousands of runs passes PostgreSQL's limit of parameters per statement.
+    const ids: string[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+      ids.push(...(await runs.create(rows.slice(i, i + INSERT_CHUNK), tx)));
+    return ids;
   });
 }
