@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConnectorRuntime,
   catalog,
+  EgressPolicy,
   githubSignature,
   parseDeclarative,
   pollTrigger,
@@ -621,6 +622,49 @@ describe.each(['typescript', 'json'] as const)('poll paging (%s form)', (form) =
     expect(items.at(-1)!.id).toBe('cus_0_0');
     expect(replies).toHaveLength(1);
     replies = [];
+  });
+});
+
+describe('a page past the cap', () => {
+  it('a 200,000-item page is cut to the poll cap, without overflowing the stack', async () => {
+    const huge = await startProvider({
+      '*': () => ({
+        body: Array.from({ length: 200_000 }, (_, i) => ({
+          id: 200_000 - i,
+          number: i,
+          title: 't',
+          state: 'open',
+          html_url: 'u',
+          created_at: new Date(Date.UTC(2025, 0, 1) - i * 1000).toISOString(),
+          user: { login: 'x' },
+          head: { ref: 'h' },
+          base: { ref: 'b' },
+        })),
+      }),
+    });
+    try {
+      // The built-in: its items are read in process (a data connector's go through the expression pool).
+      const rt = new ConnectorRuntime({
+        connectors: catalog,
+        env: { INLAY_CONNECTOR_GITHUB_BASE_URL: huge.url },
+        egress: new EgressPolicy({ allow: '127.0.0.1' }),
+      });
+      const items = await pollTrigger(
+        rt,
+        'github',
+        'new_pull_request',
+        { repo: 'o/r' },
+        {
+          credential,
+        },
+      );
+      expect(items).toHaveLength(500);
+      // Newest first: the poll keeps the newest 500 of the page, oldest of them first.
+      expect(items.at(-1)!.id).toBe('200000');
+      expect(items[0]!.id).toBe(String(200_000 - 499));
+    } finally {
+      await huge.close();
+    }
   });
 });
 

@@ -11,7 +11,10 @@ import type {
   WebhookTrigger,
 } from '../types.ts';
 
-/** No further page is read once a poll holds this many items (pages stop earlier at a seen item). */
+/**
+ * No further page is read once a poll holds this many items (pages stop earlier at a seen item), and a single
+ * page holding more is cut to this many.
+ */
 export const MAX_ITEMS_PER_POLL = 500;
 const MAX_PAGES = 10;
 
@@ -128,11 +131,15 @@ export async function pollTriggerPages(
     };
   for (let page = 0; req && page < (trigger.paging?.maxPages ?? MAX_PAGES) && out.length < max; page++) {
     const res = await runtime.request(def, req, call);
-    const items = await readItems(def, trigger, res.body, parsed);
-    out.push(...items);
+    // Pages are taken whole, up to the cap: a page larger than the cap alone is cut to it, and the rest waits
+    // for the next poll (oldest first) or is older than what this poll takes (newest first). A loop, not
+    // push(...items): a page can hold 200,000 items.
+    const { items, cut } = await readItems(def, trigger, res.body, parsed, max);
+    for (const item of items) out.push(item);
     if (!oldestFirst && opts.seen && items.some((i) => opts.seen!(i.id))) return read(out, false);
     if (!oldestFirst && opts.since !== undefined && items.some((i) => isBefore(i, opts.since!)))
       return read(out, false);
+    if (cut) return read(out, true);
     req = trigger.paging?.next(res, req);
   }
   // Left with a next page: the cap (items or pages) ended the poll, not the list.
@@ -146,17 +153,21 @@ export async function pollTriggerPages(
 const isBefore = (item: TriggerItem, since: ItemPosition) =>
   item.position !== undefined && comparePositions(item.position, since) < 0;
 
+/** A page's items, at most `room` of them (the first ones, in the provider's order); `cut` says some were left. */
 async function readItems(
   def: ConnectorDefinition,
   trigger: PollTrigger | WebhookTrigger,
   body: unknown,
   input: unknown,
-) {
+  room: number,
+): Promise<{ items: TriggerItem[]; cut: boolean }> {
   try {
     const raw = trigger.kind === 'poll' ? await trigger.items(body, input) : [];
-    const out: TriggerItem[] = [];
-    for (const r of raw) out.push(await toItem(trigger, r));
-    return out;
+    if (!Array.isArray(raw)) throw new TypeError('items is not a list');
+    const items: TriggerItem[] = [];
+    const take = Math.min(raw.length, Math.max(0, room));
+    for (let i = 0; i < take; i++) items.push(await toItem(trigger, raw[i]));
+    return { items, cut: raw.length > take };
   } catch (err) {
     if (err instanceof ConnectorError) throw err;
     throw fail(`${def.name} answered ${trigger.id} in a shape it does not use`, 'provider_error');
