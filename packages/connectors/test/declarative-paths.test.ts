@@ -8,25 +8,29 @@ import {
   EgressPolicy,
 } from '../src/index.ts';
 
-const def = compileDeclarative({
-  id: 'paths',
-  name: 'Paths',
-  description: 'Templated paths',
-  category: 'developer',
-  icon: 'paths',
-  baseUrl: 'https://api.paths.example/v1',
-  auth: { type: 'none' },
-  actions: [
-    {
-      id: 'get',
-      name: 'Get',
-      description: 'Reads a path the input names',
-      kind: 'read',
-      input: { type: 'object', properties: { p: { type: 'string' } }, required: ['p'] },
-      request: { method: 'GET', path: '{{ input.p }}' },
-    },
-  ],
-});
+/** A connector whose one action, `get`, requests `path` with the string input `input.<name>`. */
+const connectorWithPath = (id: string, baseUrl: string, path: string, name: string) =>
+  compileDeclarative({
+    id,
+    name: id,
+    description: 'Templated paths',
+    category: 'developer',
+    icon: id,
+    baseUrl,
+    auth: { type: 'none' },
+    actions: [
+      {
+        id: 'get',
+        name: 'Get',
+        description: 'Reads a path its input names',
+        kind: 'read',
+        input: { type: 'object', properties: { [name]: { type: 'string' } }, required: [name] },
+        request: { method: 'GET', path },
+      },
+    ],
+  });
+
+const def = connectorWithPath('paths', 'https://api.paths.example/v1', '{{ input.p }}', 'p');
 const runtime = new ConnectorRuntime({ connectors: [def] });
 
 describe('declarative request paths', () => {
@@ -79,25 +83,12 @@ describe('paths against a real server', () => {
   let items: ConnectorRuntime;
   beforeAll(async () => {
     provider = await startProvider({ '*': (req) => ({ body: { path: req.path } }) });
-    const connector = compileDeclarative({
-      id: 'items',
-      name: 'Items',
-      description: 'Templated item paths',
-      category: 'developer',
-      icon: 'items',
-      baseUrl: `${provider.url}/stripe-only`,
-      auth: { type: 'none' },
-      actions: [
-        {
-          id: 'get',
-          name: 'Get',
-          description: 'Reads one item',
-          kind: 'read',
-          input: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-          request: { method: 'GET', path: '/items/{{ input.id }}' },
-        },
-      ],
-    });
+    const connector = connectorWithPath(
+      'items',
+      `${provider.url}/stripe-only`,
+      '/items/{{ input.id }}',
+      'id',
+    );
     items = new ConnectorRuntime({
       connectors: [connector],
       egress: new EgressPolicy({ allow: '127.0.0.1' }),
