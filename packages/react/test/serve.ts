@@ -1,8 +1,10 @@
 // Run by the global setup with `tsx --conditions=@inlay/source` (the service cannot load inside vitest's
 // module runner or jsdom): starts the real service and a fake Discord, seeds them, prints the seed as one
 // JSON line and keeps serving until stdin closes.
+
 import { randomUUID } from 'node:crypto';
 import { TestBrowser } from '@inlay/test-kit/browser';
+import { eventually } from '@inlay/test-kit/eventually';
 import {
   providerConnectors,
   providerEgress,
@@ -163,13 +165,13 @@ for (const [i, data] of [
 ].entries()) {
   await call('POST', '/run/workflow', { workflowId: runsWorkflowId, userId: users.runs, data });
   // One after the other, so the order of their start times is known.
-  for (let done = false; !done; await new Promise((r) => setTimeout(r, 100))) {
+  await eventually(`run ${i + 1} of the runs workflow finished`, async () => {
     const logs = await svc.call('GET', `/workflows/${runsWorkflowId}/logs?userId=${users.runs}`, {
       auth: s.apiKey,
     });
     const runs = logs.body.data as { status: string }[];
-    done = runs.length === i + 1 && runs.every((l) => l.status === 'succeeded' || l.status === 'failed');
-  }
+    return runs.length === i + 1 && runs.every((l) => l.status === 'succeeded' || l.status === 'failed');
+  });
 }
 
 process.stdout.write(

@@ -3,8 +3,10 @@
 // webhooks' queue on every store (see docs/credentials-and-oauth.md#account-webhooks). Both nodes'
 // dispatchers poll and race for the same rows: every event arrives exactly once, with the same
 // `webhook-id` on a retry, in the order the events happened, even when one delivery must be retried.
+
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '@inlay/test-kit/eventually';
 import { createUser } from '@inlay/test-kit/fixtures';
 import { privateDatabase } from '@inlay/test-kit/private-database';
 import {
@@ -94,11 +96,9 @@ describe.skipIf(!onPostgres)('account webhooks on two nodes (PostgreSQL, pg-boss
       });
       return (r.body.data as { status: string }[]).filter((d) => d.status === 'delivered').length;
     };
-    const end = Date.now() + 30_000;
-    while ((await delivered()) < EVENTS) {
-      if (Date.now() > end) throw new Error(`only ${await delivered()} of ${EVENTS} delivered`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(`all ${EVENTS} events delivered`, async () => (await delivered()) >= EVENTS, {
+      timeout: 30_000,
+    });
 
     const wh = new Webhook(ep.body.secret);
     const payloads = attempts.map((a) => ({
