@@ -131,10 +131,10 @@ export async function pollTriggerPages(
     };
   for (let page = 0; req && page < (trigger.paging?.maxPages ?? MAX_PAGES) && out.length < max; page++) {
     const res = await runtime.request(def, req, call);
-    // Pages are taken whole, up to the cap: a page larger than the cap alone is cut to it, and the rest waits
-    // for the next poll (oldest first) or is older than what this poll takes (newest first). A loop, not
-    // push(...items): a page can hold 200,000 items.
-    const { items, cut } = await readItems(def, trigger, res.body, parsed, max);
+    // Pages are taken whole (`maxItems` 1 means "the first page"), but never more than MAX_ITEMS_PER_POLL of one
+    // page: the rest of a larger page waits for the next poll (oldest first) or is older than what this poll
+    // takes (newest first). A loop, not push(...items): a page can hold 200,000 items.
+    const { items, cut } = await readItems(def, trigger, res.body, parsed, Math.max(max, MAX_ITEMS_PER_POLL));
     for (const item of items) out.push(item);
     if (!oldestFirst && opts.seen && items.some((i) => opts.seen!(i.id))) return read(out, false);
     if (!oldestFirst && opts.since !== undefined && items.some((i) => isBefore(i, opts.since!)))
