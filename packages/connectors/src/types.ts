@@ -37,6 +37,8 @@ export interface CredentialSecrets {
     tokenType?: string;
     /** ISO timestamp */
     expiresAt?: string;
+    /** When the token was issued (ISO): with `expiresAt`, its lifetime, which sets how early it is refreshed. */
+    obtainedAt?: string;
     scope?: string;
   };
 }

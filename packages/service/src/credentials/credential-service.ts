@@ -281,7 +281,7 @@ export class CredentialService {
     const row = await this.find(accountId, userId, credentialId);
     if (row?.status !== 'connected' || !row.sealed) return undefined;
     let secrets: CredentialSecrets | undefined = this.open(row);
-    if (row.type === 'oauth2' && this.#due(row)) {
+    if (row.type === 'oauth2' && this.#due(row, secrets)) {
       secrets = await this.#refresh(row, { ahead: true });
       if (!secrets) return undefined;
     }
@@ -351,7 +351,7 @@ export class CredentialService {
   async retest(row: CredentialRow): Promise<{ row: CredentialRow; transient?: string }> {
     if (!row.sealed || (row.status !== 'connected' && row.status !== 'needs_reconnect')) return { row };
     let secrets: CredentialSecrets | undefined = this.open(row);
-    if (row.type === 'oauth2' && this.#due(row)) {
+    if (row.type === 'oauth2' && this.#due(row, secrets)) {
       secrets = (await this.#refresh(row, { ahead: true, retest: true })) ?? secrets;
     }
     let current = secrets;
@@ -386,9 +386,19 @@ export class CredentialService {
     };
   }
 
-  #due(row: CredentialRow): boolean {
+  /**
+   * Whether a token is close enough to its expiry to refresh before use: within `refreshAheadMs` (2 minutes),
+   * but never more than a quarter of its lifetime, so a token that lives 120 s is refreshed in its last 30 s
+   * instead of on every call.
+   */
+  #due(row: CredentialRow, secrets: CredentialSecrets): boolean {
     if (!row.expiresAt) return false;
-    return row.expiresAt.getTime() - Date.now() <= (this.options?.refreshAheadMs ?? 120_000);
+    const expires = row.expiresAt.getTime();
+    const ahead = this.options?.refreshAheadMs ?? 120_000;
+    const obtained = Date.parse(secrets.oauth?.obtainedAt ?? '');
+    const lifetime = Number.isFinite(obtained) ? expires - obtained : Number.NaN;
+    const window = lifetime > 0 ? Math.min(ahead, lifetime / 4) : ahead;
+    return expires - Date.now() <= window;
   }
 
   /** Single-flight per credential: concurrent callers share one refresh request. */
@@ -440,7 +450,8 @@ export class CredentialService {
     if (!statusOk || !row.sealed || row.type !== 'oauth2') return undefined;
     const secrets = this.open(row);
     // Another caller refreshed since this one read its token (or it is no longer due): use that token.
-    if (mode.ahead ? !this.#due(row) : mode.staleToken !== secrets.oauth?.accessToken) return secrets;
+    if (mode.ahead ? !this.#due(row, secrets) : mode.staleToken !== secrets.oauth?.accessToken)
+      return secrets;
     const opts = this.options;
     const def = opts && (await opts.connectors.forAccount(row.accountId)).get(row.connector);
     const refreshToken = secrets.oauth?.refreshToken;

@@ -141,7 +141,10 @@ export class OAuthClient {
       ...(res.refresh_token ? { refreshToken: res.refresh_token } : {}),
       tokenType: res.token_type,
       ...(typeof res.expires_in === 'number'
-        ? { expiresAt: new Date(Date.now() + res.expires_in * 1000).toISOString() }
+        ? {
+            expiresAt: new Date(Date.now() + res.expires_in * 1000).toISOString(),
+            obtainedAt: new Date().toISOString(),
+          }
         : {}),
       ...(res.scope ? { scope: res.scope } : {}),
     };

@@ -12,7 +12,7 @@ import {
 } from '@inlay/test-kit/providers';
 import { expectProblem, ISO_MS_RE, type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentials, installations } from '../../src/store/schema.ts';
 
 let provider: Provider;
@@ -112,6 +112,29 @@ describe('status and account label', () => {
     expect(oauth.statusChangedAt).toMatch(ISO_MS_RE);
     const key = await statusOf(await keyCredential());
     expect(key).toMatchObject({ status: 'connected', accountLabel: 'KeyCo Team' });
+  });
+});
+
+describe('refresh ahead of expiry', () => {
+  it('a token that lives 120 s is refreshed in its last quarter, not on every call', async () => {
+    provider.expiresIn = 120;
+    let id: string;
+    try {
+      id = await connectAcme();
+    } finally {
+      provider.expiresIn = 3600;
+    }
+    const before = provider.refreshGrants();
+    for (let i = 0; i < 3; i++) expect((await options(id)).status).toBe(200);
+    expect(provider.refreshGrants() - before).toBe(0);
+    // The service runs in this process: only its clock moves, to 100 s into the token's 120.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 100_000 });
+    try {
+      expect((await options(id)).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(provider.refreshGrants() - before).toBe(1);
   });
 });
 
