@@ -53,6 +53,11 @@ export type AuthSpec =
       scopeSeparator?: string;
       /** Extra query parameters of the authorize URL (e.g. `access_type=offline`). */
       authorizeParams?: Record<string, string>;
+      /**
+       * The issuer an authorization response's `iss` must name (RFC 9207, against mix-up); by default the
+       * authorize URL's origin. A response without `iss` is bound by its state alone.
+       */
+      issuer?: string;
       /** How the client authenticates at the token endpoint. */
       tokenAuth?: 'body' | 'basic';
       /** Non-secret fields the user supplies before consent (e.g. a Shopify shop name). */

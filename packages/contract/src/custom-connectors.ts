@@ -43,6 +43,10 @@ export const DeclarativeAuth = z
       pkce: z.boolean(),
       scopeSeparator: z.string().max(4).optional(),
       authorizeParams: z.record(z.string(), z.string().max(255)).optional(),
+      issuer: Url.optional().meta({
+        description:
+          "The authorization server's issuer, compared with the `iss` of an authorization response (RFC 9207); by default the authorize URL's origin",
+      }),
       tokenAuth: z.enum(['body', 'basic']).optional(),
       fields: Fields.optional(),
       tokenHeader: z.object({ name: z.string().max(128), format: z.string().max(255) }).optional(),

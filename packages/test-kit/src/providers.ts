@@ -13,6 +13,8 @@ export interface Provider {
   consent: 'allow' | 'deny';
   /** `expires_in` of the access tokens issued next. */
   expiresIn: number;
+  /** The `iss` /authorize puts in its answer (RFC 9207); none by default. */
+  issuer?: string;
   /** Every token request, parsed: grant type, PKCE verifier, client authentication. */
   tokenRequests: { grantType: string; codeVerifier?: string; clientAuth: 'basic' | 'body' | 'none' }[];
   /** Authorization requests as received (query parameters). */
@@ -112,6 +114,7 @@ export async function startProvider(): Promise<Provider> {
       p.authorizeRequests.push(q);
       const back = new URL(q.get('redirect_uri')!);
       back.searchParams.set('state', q.get('state') ?? '');
+      if (p.issuer !== undefined) back.searchParams.set('iss', p.issuer);
       if (p.consent === 'deny') {
         back.searchParams.set('error', 'access_denied');
         back.searchParams.set('error_description', 'The user denied access to Acme');

@@ -75,8 +75,21 @@ export class OAuthClient {
     p: { params: URLSearchParams; state: string; redirectUri: string; codeVerifier?: string },
   ): Promise<TokenSet> {
     return this.#call(t, async (as, client, clientAuth, options) => {
-      // Without discovery there is no issuer to compare an RFC 9207 `iss` with; the state already binds the response.
+      // RFC 9207: a response that names its issuer must name this connector's, else it came from another
+      // authorization server (a mix-up) and its code is never sent to this connector's token endpoint.
       const params = new URLSearchParams(p.params);
+      const iss = params.get('iss');
+      if (iss !== null) {
+        const auth = this.#auth(t.def);
+        const authorize = this.#endpoint(t, 'authorizeUrl');
+        const expected = auth.issuer ?? authorize.origin;
+        const same = auth.issuer ? iss === auth.issuer : URL.parse(iss)?.origin === authorize.origin;
+        if (!same)
+          throw new OAuthError(
+            `issuer_mismatch: the authorization response came from another server (issuer ${iss.slice(0, 200)}, expected ${expected}); connect again`,
+            false,
+          );
+      }
       params.delete('iss');
       const checked = oauth.validateAuthResponse(as, client, params, p.state);
       const res = await oauth.authorizationCodeGrantRequest(

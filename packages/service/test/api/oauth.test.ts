@@ -4,7 +4,7 @@ import { createUser, tokenFor } from '@inlay/test-kit/fixtures';
 import { type Provider, providerConnectors, providerEgress, startProvider } from '@inlay/test-kit/providers';
 import { expectProblem, type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256 } from '../../src/accounts/api-keys.ts';
 import { oauthAppAad } from '../../src/credentials/oauth-apps.ts';
 import { credentials, oauthApps, oauthStates } from '../../src/store/schema.ts';
@@ -324,6 +324,34 @@ describe('the authorization code flow with PKCE', () => {
     }
   });
 
+  it('refuses an authorization response naming another issuer (RFC 9207 mix-up), before any token request', async () => {
+    const tokenRequests = () =>
+      provider.tokenRequests.filter((t) => t.grantType === 'authorization_code').length;
+    provider.issuer = 'https://attacker.example';
+    try {
+      const before = tokenRequests();
+      const { credentialId, authorizeUrl } = await start();
+      const page = await callback(await consent(authorizeUrl));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('"status":"failed"');
+      const s = await statusOf(credentialId);
+      expect(s.status).toBe('failed');
+      expect(s.statusReason).toContain('came from another server (issuer https://attacker.example');
+      expect(tokenRequests()).toBe(before);
+    } finally {
+      provider.issuer = undefined;
+    }
+    // The provider's own origin as `iss` is accepted.
+    provider.issuer = provider.url;
+    try {
+      const { credentialId, authorizeUrl } = await start();
+      await callback(await consent(authorizeUrl));
+      expect((await statusOf(credentialId)).status).toBe('connected');
+    } finally {
+      provider.issuer = undefined;
+    }
+  });
+
   it('turns a token endpoint error (a wrong client secret) into failed with the provider reason', async () => {
     await svc.call('PUT', '/connectors/acme/oauth-app', {
       auth: apiKey,
@@ -434,8 +462,18 @@ describe('state', () => {
 });
 
 describe('refresh', () => {
+  /** Runs `fn` with this process's clock (the service's too; its timers stay real) `s` seconds ahead. */
+  async function atSecond<T>(s: number, fn: () => Promise<T>): Promise<T> {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + s * 1000 });
+    try {
+      return await fn();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
   it('refreshes an access token before it expires', async () => {
-    provider.expiresIn = 60; // inside the two-minute refresh window
+    provider.expiresIn = 60;
     let id: string;
     try {
       id = await connected();
@@ -444,7 +482,10 @@ describe('refresh', () => {
     }
     const first = svc.ctx.credentials.open(await rowOf(id));
     const before = provider.tokenRequests.length;
-    const r = await options(id);
+    // Fresh, it is not refreshed; 50 s into its 60 it is in its last quarter, and is.
+    expect((await options(id)).status).toBe(200);
+    expect(provider.tokenRequests.length).toBe(before);
+    const r = await atSecond(50, () => options(id));
     expect(r.status, r.text).toBe(200);
     expect(provider.tokenRequests.slice(before).map((t) => t.grantType)).toEqual(['refresh_token']);
     const row = await rowOf(id);
@@ -501,7 +542,7 @@ describe('refresh', () => {
     }
     provider.revokeRefresh(svc.ctx.credentials.open(await rowOf(id)).oauth!.refreshToken!);
     expectProblem(
-      await options(id),
+      await atSecond(50, () => options(id)),
       422,
       'credential_needs_reconnect',
       'query.credentialId',
