@@ -33,7 +33,8 @@ describe('the trigger sentence on a card', () => {
     renderWidget(<IntegrationsPage />, { baseUrl: seed.url, getToken: tokenOf('trigger') });
     await user.click(await screen.findByRole('button', { name: 'Install: Every field type' }));
     const dialog = await screen.findByRole('dialog', { name: 'Install Every field type' });
-    await user.type(within(dialog).getByRole('textbox', { name: /Title/ }), 'Hello');
+    // The form renders once the workflow's fields have loaded: wait for it, as a user would.
+    await user.type(await within(dialog).findByRole('textbox', { name: /Title/ }), 'Hello');
     await user.selectOptions(within(dialog).getByRole('combobox', { name: /Level/ }), 'high');
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
     await user.click(await within(dialog).findByRole('button', { name: 'Install' }));
