@@ -519,7 +519,7 @@ const ops: Record<string, Record<string, Op>> = {
           'The signature (`X-Hub-Signature-256`, `Stripe-Signature`, ...) does not verify; nothing starts',
         ),
         '422': problem(
-          'The delivery verifies but its items cannot be read (an item without an id, or a custom connector’s `items` expression fails on it); nothing starts',
+          'The delivery verifies but its items cannot be read (more than 1000 of them, an item without an id, or a custom connector’s `items` expression fails on it); nothing starts',
         ),
       },
     },
