@@ -72,8 +72,6 @@ function proxyProblem(err: unknown, name: string): unknown {
       });
     case 'forbidden_header':
       return invalid('header', 'forbidden', err.message);
-    case 'invalid_path':
-      return invalid('path', 'no_dot_segments', err.message);
     case 'invalid_url':
     case 'credential_origin_mismatch':
       return unprocessable('connector', 'url', err.message);
