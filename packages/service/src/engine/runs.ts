@@ -41,9 +41,6 @@ export class RunLost extends Error {
 }
 
 // Leases use the database clock: workers on several machines then agree on when one has expired.
-/** Runs written by one insert statement. */
-const INSERT_CHUNK = 200;
-
 const inMs = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
 
 const toIso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
@@ -125,14 +122,7 @@ export class RunStore {
       leaseUntil: inMs(this.opts.dispatchTimeoutMs),
       startedAt: now,
     }));
-    // In chunks: one insert of thousands of runs (a delivery's items, an event's installations) would pass
-    // PostgreSQL's limit of parameters per statement. Several chunks go in one transaction: all or none.
-    const insert = async (q: Db | Tx) => {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-        await q.insert(executions).values(rows.slice(i, i + INSERT_CHUNK));
-    };
-    if (rows.length > INSERT_CHUNK && tx === this.db) await this.db.transaction(insert);
-    else await insert(tx);
+    await tx.insert(executions).values(rows);
     return rows.map((r) => r.id);
   }
 

@@ -2,6 +2,12 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { HttpProblem } from './problem.ts';
 
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
 /** The problem for a request Node's HTTP parser refused before any route saw it. */
 function problemFor(err: NodeJS.ErrnoException): HttpProblem {
   if (err.code === 'HPE_HEADER_OVERFLOW')
@@ -35,10 +41,10 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const problem = problemFor(err).toBody();
-    const body = JSON.stringify(problem);
+    const problem = problemFor(err);
+    const body = JSON.stringify(problem.toBody());
     socket.end(
-      `HTTP/1.1 ${problem.status} ${problem.title}\r\n` +
+      `HTTP/1.1 ${problem.status} ${REASONS[problem.status]}\r\n` +
         'content-type: application/problem+json; charset=utf-8\r\n' +
         `content-length: ${Buffer.byteLength(body)}\r\n` +
         'connection: close\r\n\r\n' +

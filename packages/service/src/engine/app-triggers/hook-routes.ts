@@ -94,6 +94,9 @@ export function appHookRoutes(
   return r;
 }
 
+/** Runs created by one insert statement. */
+const INSERT_CHUNK = 200;
+
 /** Records the delivered items as seen and starts a run for each one not seen before, in one step per row. */
 async function startNew(
   ctx: AppContext,
@@ -114,17 +117,19 @@ async function startNew(
       .update(userWorkflows)
       .set({ triggerState: { ...locked?.state, seen: next.seen } })
       .where(pk);
-    return runs.create(
-      fresh.map((item) => ({
-        accountId: r.accountId,
-        userId: r.userId,
-        workflowId: r.workflowId,
-        installationId: r.installationId,
-        version: r.version,
-        triggerType: 'app',
-        trigger: item.data,
-      })),
-      tx,
-    );
+    const rows = fresh.map((item) => ({
+      accountId: r.accountId,
+      userId: r.userId,
+      workflowId: r.workflowId,
+      installationId: r.installationId,
+      version: r.version,
+      triggerType: 'app' as const,
+      trigger: item.data,
+    }));
+    // In chunks: one insert of thousands of runs passes PostgreSQL's limit of parameters per statement.
+    const ids: string[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+      ids.push(...(await runs.create(rows.slice(i, i + INSERT_CHUNK), tx)));
+    return ids;
   });
 }
