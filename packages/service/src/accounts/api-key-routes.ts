@@ -3,7 +3,7 @@ import { and, count, desc, eq, isNull, ne } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
-import { atCap, conflict, notFound } from '../http/problem.ts';
+import { conflict, HttpProblem, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { apiKeys, consoleSessions } from '../store/schema.ts';
 import { apiKeyRow, generateApiKey } from './api-keys.ts';
@@ -37,17 +37,21 @@ export function apiKeyRoutes(ctx: AppContext): Router {
     const body = parse(CreateApiKeyBody, req.body, 'body');
     const accountId = req.principal!.accountId;
     const max = ctx.config.maxApiKeys;
+    // Counted before the insert: concurrent creations can pass the cap by the requests in flight, no more.
     const [{ n } = { n: 0 }] = await ctx.db
       .select({ n: count() })
       .from(apiKeys)
       .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
     if (n >= max)
-      throw atCap(
-        'active API keys',
-        n,
-        max,
-        'INLAY_MAX_API_KEYS',
-        'revoke one it no longer uses, then create the new one',
+      throw new HttpProblem(
+        409,
+        'conflict',
+        `The account has ${n} active API keys, the most it may have (INLAY_MAX_API_KEYS is ${max}): revoke one it no longer uses, then create the new one.`,
+        {
+          errors: [
+            { field: 'body', rule: 'max_count', message: `at most ${max} active API keys per account` },
+          ],
+        },
       );
     const key = generateApiKey(body.mode);
     const [row] = await ctx.db

@@ -71,16 +71,5 @@ export const invalid = (field: string, rule: string, message: string) =>
   new HttpProblem(400, 'invalid_request', `${field}: ${message}`, { errors: [{ field, rule, message }] });
 export const unprocessable = (field: string, rule: string, message: string) =>
   new HttpProblem(422, 'unprocessable', `${field}: ${message}`, { errors: [{ field, rule, message }] });
-/**
- * The 409 for an account at one of its caps: `n` of `what` held, `max` allowed by `variable`, and what to do.
- * Checked before the insert, so concurrent creations can pass a cap by the requests in flight, no more.
- */
-export const atCap = (what: string, n: number, max: number, variable: string, remedy: string) =>
-  new HttpProblem(
-    409,
-    'conflict',
-    `The account has ${n} ${what}, the most it may have (${variable} is ${max}): ${remedy}.`,
-    { errors: [{ field: 'body', rule: 'max_count', message: `at most ${max} ${what} per account` }] },
-  );
 export const conflict = (field: string, message: string) =>
   new HttpProblem(409, 'conflict', `${field}: ${message}`, { errors: [{ field, rule: 'unique', message }] });

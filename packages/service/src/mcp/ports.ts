@@ -18,18 +18,13 @@ const BUILT_INS = new Set(['transform', 'delay']);
  */
 export function createMcpPorts(engine: Engine, maxConcurrentActions: number, limiters: Limiters): McpPorts {
   const actions = new ConcurrencyLimit(maxConcurrentActions);
-  /** A slot of the user's calls in flight, or the tool error that says why there is none. */
-  const enter = (s: { accountId: string; user: { id: string } }) => {
-    const release = actions.tryEnter(`${s.accountId}:${s.user.id}`);
-    if (!release)
-      throw new ToolFailure(
-        `Too many execute_action_inlay and proxy_request_inlay calls in flight for this user: the limit is ${actions.limit} at a time (INLAY_MCP_MAX_CONCURRENT_ACTIONS). Wait for one to finish, then retry.`,
-      );
-    return release;
-  };
   return {
     async proxySlot(s) {
-      const release = enter(s);
+      const release = actions.tryEnter(`${s.accountId}:${s.user.id}`);
+      if (!release)
+        throw new ToolFailure(
+          `Too many execute_action_inlay and proxy_request_inlay calls in flight for this user: the limit is ${actions.limit} at a time (INLAY_MCP_MAX_CONCURRENT_ACTIONS). Wait for one to finish, then retry.`,
+        );
       try {
         const wait = await proxyQuotaWait(limiters, { accountId: s.accountId, id: s.user.id });
         if (wait !== undefined)
@@ -43,7 +38,11 @@ export function createMcpPorts(engine: Engine, maxConcurrentActions: number, lim
       return release;
     },
     async executeAction(s, req) {
-      const release = enter(s);
+      const release = actions.tryEnter(`${s.accountId}:${s.user.id}`);
+      if (!release)
+        throw new ToolFailure(
+          `Too many execute_action_inlay and proxy_request_inlay calls in flight for this user: the limit is ${actions.limit} at a time (INLAY_MCP_MAX_CONCURRENT_ACTIONS). Wait for one to finish, then retry.`,
+        );
       try {
         const r = await engine.executeAction({
           accountId: s.accountId,

@@ -4,7 +4,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
-import { atCap, HttpProblem, invalid, notFound } from '../http/problem.ts';
+import { HttpProblem, invalid, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { webhookEndpoints } from '../store/schema.ts';
 import {
@@ -33,20 +33,24 @@ export function webhookEndpointRoutes(ctx: AppContext): Router {
       );
     const accountId = req.principal!.accountId;
     const max = ctx.config.maxWebhookEndpoints;
+    // Counted before the insert: concurrent creations can pass the cap by the requests in flight, no more.
     const [{ n } = { n: 0 }] = await ctx.db
       .select({ n: count() })
       .from(webhookEndpoints)
       .where(eq(webhookEndpoints.accountId, accountId));
     if (n >= max)
-      throw atCap(
-        'webhook endpoints',
-        n,
-        max,
-        'INLAY_MAX_WEBHOOK_ENDPOINTS',
-        'delete one, or subscribe an existing endpoint to more events',
+      throw new HttpProblem(
+        409,
+        'conflict',
+        `The account has ${n} webhook endpoints, the most it may have (INLAY_MAX_WEBHOOK_ENDPOINTS is ${max}): delete one, or subscribe an existing endpoint to more events.`,
+        {
+          errors: [
+            { field: 'body', rule: 'max_count', message: `at most ${max} webhook endpoints per account` },
+          ],
+        },
       );
     try {
-      ctx.connectors.egress.check(url);
+      ctx.connectors.egress.check(new URL(body.url));
     } catch (err) {
       if (!(err instanceof EgressDenied)) throw err;
       const message = `${err.message}. An operator can open it with INLAY_EGRESS_ALLOW`;
