@@ -66,6 +66,8 @@ export interface Config {
   maxStepsPerRun: number;
   /** The most bytes of step inputs and outputs one run may store; past it the run fails. */
   maxRunOutputBytes: number;
+  /** A run's share of a logs page: its steps past this many bytes of inputs and outputs are cut with a marker. */
+  maxLogEntryBytes: number;
   /** First backoff of a step retry; doubles per attempt, with jitter. */
   retryBaseMs: number;
   /** First retry delay of an account webhook delivery; four times longer per attempt, for 24 hours. */
@@ -161,6 +163,7 @@ const EnvSchema = z.object({
   INLAY_MAX_API_KEYS: int('INLAY_MAX_API_KEYS', 1, 10_000, 20),
   INLAY_MAX_STEPS_PER_RUN: int('INLAY_MAX_STEPS_PER_RUN', 1, 10_000_000, 10_000),
   INLAY_MAX_RUN_OUTPUT_MB: int('INLAY_MAX_RUN_OUTPUT_MB', 1, 10_240, 100),
+  INLAY_MAX_LOG_ENTRY_BYTES: int('INLAY_MAX_LOG_ENTRY_BYTES', 1024, 100 * 1024 * 1024, 1024 * 1024),
   INLAY_MAX_STEP_OUTPUT_BYTES: int('INLAY_MAX_STEP_OUTPUT_BYTES', 1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
   INLAY_RETRY_BASE_MS: int('INLAY_RETRY_BASE_MS', 1, 60_000, 1000),
   INLAY_WEBHOOK_RETRY_BASE_MS: int('INLAY_WEBHOOK_RETRY_BASE_MS', 1, 3_600_000, 5000),
@@ -277,6 +280,7 @@ export function loadConfig(
     maxWebhookEndpoints: e.INLAY_MAX_WEBHOOK_ENDPOINTS,
     maxApiKeys: e.INLAY_MAX_API_KEYS,
     maxRunOutputBytes: e.INLAY_MAX_RUN_OUTPUT_MB * 1024 * 1024,
+    maxLogEntryBytes: e.INLAY_MAX_LOG_ENTRY_BYTES,
     retryBaseMs: e.INLAY_RETRY_BASE_MS,
     webhookRetryBaseMs: e.INLAY_WEBHOOK_RETRY_BASE_MS,
     webhookPollMs: e.INLAY_WEBHOOK_POLL_MS,

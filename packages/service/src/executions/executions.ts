@@ -1,7 +1,8 @@
 import type { ExecutionStatus, LogEntry, Result, RunTrigger, StepError } from '@inlay/contract';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { executionSteps, executions } from '../store/schema.ts';
 import type { Db, Tx } from '../store/store.ts';
+import { NIL_UUID, stepBytes, stepDataBytes } from './step-log-sql.ts';
 
 export type ExecutionRow = typeof executions.$inferSelect;
 export type StepRow = typeof executionSteps.$inferSelect;
@@ -15,6 +16,8 @@ export interface LogPage {
   order: 'asc' | 'desc';
   /** Only runs in one of these states; every run when left out. */
   status?: ExecutionStatus[];
+  /** A run's share of the page in bytes: its steps past it are cut (`INLAY_MAX_LOG_ENTRY_BYTES`). */
+  maxEntryBytes: number;
 }
 
 type Iso<T> = {
@@ -95,8 +98,44 @@ function iterationPathOf(s: Pick<EntryStep, 'iteration' | 'stepKey'>): { iterati
   };
 }
 
-/** `reruns`: the ids of the executions that re-ran this one, oldest first. */
-export function toLogEntry(e: EntryExecution, steps: EntryStep[], reruns: string[] = []): LogEntry {
+/** Where a step cut from a page can be read whole: the marker `CUT_RESULT` writes in SQL. */
+export const cutMarker = (workflowId: string, executionId: string, maxEntryBytes: number) =>
+  `[cut from this page: the run's steps pass ${maxEntryBytes} bytes; GET /workflows/${workflowId}/logs/${executionId} returns the run whole]`;
+
+/** A step as `stepsOf` reads it for a page: with what it counts toward its run's share (`stepBytes`). */
+type MeasuredStep = EntryStep & { bytes?: number; dataBytes?: number };
+
+/**
+ * The steps of a run as a page shows them: whole while their running total of `bytes` stays within
+ * `maxEntryBytes`, then each cut to a marker, as `log-page.ts` composes them in SQL.
+ */
+function cutForPage(e: EntryExecution, steps: MeasuredStep[], maxEntryBytes: number): EntryStep[] {
+  let upto = 0;
+  return steps.map((s) => {
+    upto += s.bytes ?? 0;
+    if (upto <= maxEntryBytes) return s;
+    const marker = cutMarker(e.workflowId, e.id, maxEntryBytes);
+    const first = (s.data as { id?: string }[][])[0]?.[0]?.id;
+    return {
+      ...s,
+      data: [[{ id: first ?? NIL_UUID, json: { truncated: true, marker, originalBytes: s.dataBytes } }]],
+      input: { truncated: true, marker },
+      truncated: true,
+    };
+  });
+}
+
+/**
+ * `reruns`: the ids of the executions that re-ran this one, oldest first. With `maxEntryBytes`, the entry as a
+ * page shows it (steps measured by `stepsOf(…, {measured: true})`); without, whole.
+ */
+export function toLogEntry(
+  e: EntryExecution,
+  all: MeasuredStep[],
+  reruns: string[] = [],
+  maxEntryBytes?: number,
+): LogEntry {
+  const steps = maxEntryBytes === undefined ? all : cutForPage(e, all, maxEntryBytes);
   const results: Result[] = steps.map((s) => ({
     startedAt: iso(s.startedAt),
     // The seed types `stoppedAt` as a string: absent until the step stops, never null.
@@ -151,19 +190,45 @@ export async function rerunsOf(db: Db, ids: string[]): Promise<Map<string, strin
   return out;
 }
 
-/** Log entries of execution rows, with their steps and reruns read in two queries side by side. */
-export async function logEntriesOf(db: Db, rows: ExecutionRow[]): Promise<LogEntry[]> {
+/**
+ * Log entries of execution rows, with their steps and reruns read in two queries side by side: whole, or as a
+ * page shows them when `maxEntryBytes` is given.
+ */
+export async function logEntriesOf(
+  db: Db,
+  rows: ExecutionRow[],
+  maxEntryBytes?: number,
+): Promise<LogEntry[]> {
   const ids = rows.map((r) => r.id);
-  const [steps, reruns] = await Promise.all([stepsOf(db, ids), rerunsOf(db, ids)]);
-  return rows.map((r) => toLogEntry(r, steps.get(r.id) ?? [], reruns.get(r.id) ?? []));
+  const [steps, reruns] = await Promise.all([
+    stepsOf(db, ids, { measured: maxEntryBytes !== undefined }),
+    rerunsOf(db, ids),
+  ]);
+  return rows.map((r) => toLogEntry(r, steps.get(r.id) ?? [], reruns.get(r.id) ?? [], maxEntryBytes));
 }
 
-/** Steps of many executions, grouped by execution, in step order. */
-export async function stepsOf(db: Db, ids: string[]): Promise<Map<string, StepRow[]>> {
-  const byExecution = new Map<string, StepRow[]>(ids.map((id) => [id, []]));
+const measures = {
+  bytes: sql<number>`(${sql.raw(stepBytes('execution_steps'))})::int`,
+  dataBytes: sql<number>`(${sql.raw(stepDataBytes('execution_steps'))})::int`,
+};
+
+/**
+ * Steps of many executions, grouped by execution, in step order; `measured` adds what each counts toward its
+ * run's share of a logs page.
+ */
+export async function stepsOf(
+  db: Db,
+  ids: string[],
+  opts: { measured?: boolean } = {},
+): Promise<Map<string, (StepRow & Partial<Record<keyof typeof measures, number>>)[]>> {
+  const byExecution = new Map<string, (StepRow & Partial<Record<keyof typeof measures, number>>)[]>(
+    ids.map((id) => [id, []]),
+  );
   if (ids.length === 0) return byExecution;
   const rows = await db
-    .select()
+    .select(
+      opts.measured ? { ...getTableColumns(executionSteps), ...measures } : getTableColumns(executionSteps),
+    )
     .from(executionSteps)
     .where(inArray(executionSteps.executionId, ids))
     .orderBy(asc(executionSteps.executionId), asc(executionSteps.position));
@@ -188,7 +253,7 @@ export async function logPage(db: Db, p: LogPage): Promise<LogEntry[]> {
     .orderBy(dir(executions.startedAt), dir(executions.id))
     .limit(p.limit)
     .offset((p.page - 1) * p.limit);
-  return logEntriesOf(db, rows);
+  return logEntriesOf(db, rows, p.maxEntryBytes);
 }
 
 export async function findExecution(db: Db, accountId: string, userId: string, executionId: string) {

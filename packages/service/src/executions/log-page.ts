@@ -6,7 +6,7 @@ import { preparedPerStore } from '../store/prepared.ts';
 import type { Store } from '../store/store.ts';
 import { checkLookedUp, USER_CTE, userLookup } from '../users/resolve-user.ts';
 import type { LogPage } from './executions.ts';
-import { INPUT, ISO, opt, RESULT } from './step-log-sql.ts';
+import { CUT_INPUT, CUT_RESULT, INPUT, ISO, opt, RESULT, stepBytes } from './step-log-sql.ts';
 
 const ENTRY = `concat('{"executionId":"', e.id, '","startedAt":"', ${ISO('e.started_at')}, '"',
     ',"stoppedAt":"' || ${ISO('e.stopped_at')} || '"',
@@ -33,12 +33,17 @@ const RERUNS = `cross join lateral (select array(
        select r.id from (select r.id, r.user_id, r.started_at from executions r where r.rerun_of = e.id offset 0) r
        where r.user_id = e.user_id order by r.started_at, r.id) as ids) rr`;
 
-// A run's steps by the primary key (execution, position): printed, or only their `xmin`s.
-const STEPS = `cross join lateral (
-       select coalesce(string_agg(${RESULT}, ',' order by s.position), '') as results,
-              coalesce(string_agg(${INPUT}, ',' order by s.position), '') as inputs,
+// A run's steps by the primary key (execution, position): printed, or only their `xmin`s. Steps are printed
+// whole while the run's running total of `stepBytes` stays within its share of the page (`budget`, SQL); each
+// step past it is cut to a marker naming the route that returns the run whole.
+const STEPS = (budget: string) => `cross join lateral (
+       select coalesce(string_agg(case when s.upto <= ${budget} then ${RESULT} else ${CUT_RESULT(budget)} end, ','
+                                  order by s.position), '') as results,
+              coalesce(string_agg(case when s.upto <= ${budget} then ${INPUT} else ${CUT_INPUT(budget)} end, ','
+                                  order by s.position), '') as inputs,
               coalesce(string_agg(s.xmin::text, '.' order by s.position), '') as xs
-       from execution_steps s where s.execution_id = e.id) st`;
+       from (select s.*, s.xmin, sum(${stepBytes('s')}) over (order by s.position) as upto
+             from execution_steps s where s.execution_id = e.id) s) st`;
 const STEP_XMINS = `cross join lateral (
        select coalesce(string_agg(s.xmin::text, '.' order by s.position), '') as xs
        from execution_steps s where s.execution_id = e.id) st`;
@@ -71,7 +76,7 @@ export const pageSql = (dir: 'asc' | 'desc', as: 'page' | 'entries') => `${FOUND
     } as ${as},
            coalesce(string_agg(${FINGERPRINT}, '${JOIN}' order by e.started_at ${dir}, e.id ${dir}), '') as fingerprint
      from ${runsOf(dir, 'e.*')}
-     ${STEPS}) p on true`;
+     ${STEPS('$8::bigint')}) p on true`;
 const RECORD = '\x1e';
 
 /** The fingerprint alone: the same rows as `pageSql` reads, without composing anything. */
@@ -85,7 +90,7 @@ export const fingerprintSql = (dir: 'asc' | 'desc') => `${FOUND},
 export const entriesSql = `select e.id, ${ENTRY} as entry, ${FINGERPRINT} as fingerprint
   from (select e.*, e.xmin::text as x from executions e where e.id = any($2::uuid[]) and e.account_id = $1) e
   ${RERUNS}
-  ${STEPS}`;
+  ${STEPS('$3::bigint')}`;
 
 type FoundRow = { userId: string; username: string; workflow: string | null; fingerprint: string | null };
 type PageRow = FoundRow & { page: string | null };
@@ -135,6 +140,8 @@ export interface LogPagesOptions {
   pageBytes: number;
   /** Memory for runs' entries, which any page showing the run reuses; 0 keeps none. */
   entryBytes: number;
+  /** A run's share of a page: its steps past this many bytes are cut (`INLAY_MAX_LOG_ENTRY_BYTES`). */
+  maxEntryBytes: number;
 }
 
 /**
@@ -151,6 +158,7 @@ export interface LogPagesOptions {
 export class LogPages {
   readonly #kept?: LRUCache<string, Kept>;
   readonly #entries?: LRUCache<string, KeptEntry>;
+  readonly #maxEntryBytes: number;
 
   constructor(
     private readonly store: Store,
@@ -158,6 +166,7 @@ export class LogPages {
   ) {
     if (opts.pageBytes > 0) this.#kept = new LRUCache({ maxSize: opts.pageBytes, ttl: 300_000 });
     if (opts.entryBytes > 0) this.#entries = new LRUCache({ maxSize: opts.entryBytes, ttl: 300_000 });
+    this.#maxEntryBytes = opts.maxEntryBytes;
   }
 
   async body(req: Request, ref: string | undefined, p: LogPageQuery): Promise<Buffer> {
@@ -201,11 +210,11 @@ export class LogPages {
   ): Promise<{ row: FoundRow; body: Buffer }> {
     const entries = this.#entries;
     if (!entries) {
-      const [row] = await pageStatements[order](this.store)(values);
+      const [row] = await pageStatements[order](this.store)([...values, this.#maxEntryBytes]);
       found(req, ref, row);
       return { row: row!, body: Buffer.from(`{"data":${canonicalJson(row!.page!)}}`) };
     }
-    const [row] = await pageEntriesStatements[order](this.store)(values);
+    const [row] = await pageEntriesStatements[order](this.store)([...values, this.#maxEntryBytes]);
     found(req, ref, row);
     const texts = row!.entries ? canonicalJsonParts(row!.entries, RECORD) : [];
     const fingerprints = row!.fingerprint!.split(JOIN);
@@ -231,7 +240,7 @@ export class LogPages {
     if (missing.length * 2 > runs.length) return undefined;
     if (missing.length > 0) {
       const composed = new Map<string, string>();
-      for (const r of await entriesStatement(this.store)([accountId, missing])) {
+      for (const r of await entriesStatement(this.store)([accountId, missing, this.#maxEntryBytes])) {
         // Kept under the fingerprint it was composed with, which a write since the page's may have made newer.
         composed.set(r.id, this.#keepEntry(r.fingerprint, canonicalJson(r.entry)));
       }

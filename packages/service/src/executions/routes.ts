@@ -20,6 +20,7 @@ export function executionsRoutes(ctx: AppContext, hooks: ExecutionHooks = {}): R
   const pages = new LogPages(ctx.store, {
     pageBytes: ctx.config.logPagesBytes ?? share,
     entryBytes: ctx.config.logEntriesBytes ?? share,
+    maxEntryBytes: ctx.config.maxLogEntryBytes,
   });
 
   r.get('/workflows/:workflowId/logs', async (req, res) => {

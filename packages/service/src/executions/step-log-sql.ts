@@ -14,6 +14,14 @@ const truthy = (col: string) =>
  * assignment that reads `NEW` directly, several times faster than a `select … from (select NEW.*)`).
  */
 const step = (s: string) => {
+  const tail = (
+    truncated: string,
+  ) => `concat(',"stepId":', to_json(${s}.step_id), ${opt('name', `to_json(nullif(${s}.name, ''))`)},
+    ',"connector":', to_json(${s}.connector), ',"action":', to_json(${s}.action), ',"status":', to_json(${s}.status),
+    ',"attempts":', ${s}.attempts, ${opt('error', truthy(`${s}.error`))},
+    case when ${truncated} then ',"truncated":true' end, ${opt('iteration', `${s}.iteration`)},
+    ${opt('iterationPath', iterationPath)},
+    ${opt('parentStepId', `to_json(nullif(${s}.parent_step_id, ''))`)}, ${opt('branch', `to_json(nullif(${s}.branch, ''))`)}, '}')`;
   /**
    * `seedItems` of `toLogEntry`: an item whose `json` is neither an object nor null (rows written before items
    * were normalised) holds it as `{value}`; the check is one path query, the rewrite only for such rows.
@@ -40,12 +48,9 @@ const step = (s: string) => {
     // One result of `toLogEntry`, key for key: what comes before its `data`, and what comes after.
     head: `concat('{"startedAt":"', ${ISO(`${s}.started_at`)}, '"',
     ',"stoppedAt":"' || ${ISO(`${s}.stopped_at`)} || '"', ',"connectorId":"', ${s}.connector_id, '","data":')`,
-    tail: `concat(',"stepId":', to_json(${s}.step_id), ${opt('name', `to_json(nullif(${s}.name, ''))`)},
-    ',"connector":', to_json(${s}.connector), ',"action":', to_json(${s}.action), ',"status":', to_json(${s}.status),
-    ',"attempts":', ${s}.attempts, ${opt('error', truthy(`${s}.error`))},
-    case when ${s}.truncated then ',"truncated":true' end, ${opt('iteration', `${s}.iteration`)},
-    ${opt('iterationPath', iterationPath)},
-    ${opt('parentStepId', `to_json(nullif(${s}.parent_step_id, ''))`)}, ${opt('branch', `to_json(nullif(${s}.branch, ''))`)}, '}')`,
+    tail: tail(`${s}.truncated`),
+    /** The tail of a step cut from a page: `truncated` whatever the row says. */
+    cutTail: tail('true'),
   };
 };
 
@@ -62,6 +67,39 @@ const COMPOSED_RESULT = `${page.head} || ${page.data} || ${page.tail}`;
  */
 export const RESULT = `case when s.log_head is null then ${COMPOSED_RESULT}
     else s.log_head || coalesce(s.log_data, s.data::text) || s.log_tail end`;
+
+/**
+ * What a step counts toward its run's share of a logs page (`INLAY_MAX_LOG_ENTRY_BYTES`): its output and input
+ * as stored, in bytes of the JSON PostgreSQL prints. `stepsOf` reads the same figure for the JavaScript composition.
+ */
+export const stepBytes = (s: string) =>
+  `${stepDataBytes(s)} + octet_length(coalesce(${s}.input::text, 'null'))`;
+/** The bytes of a step's output as stored, as PostgreSQL prints it. */
+export const stepDataBytes = (s: string) => `octet_length(coalesce(${s}.log_data, ${s}.data::text))`;
+
+/**
+ * Where a step cut from a page can be read whole, as `cutMarker` in `executions.ts` writes it: `e` is the run,
+ * `budget` the SQL of the run's share in bytes.
+ */
+const CUT_MARKER = (
+  budget: string,
+) => `to_json(concat('[cut from this page: the run''s steps pass ', ${budget},
+    ' bytes; GET /workflows/', e.workflow_id, '/logs/', e.id, ' returns the run whole]'))::text`;
+
+/**
+ * A step past its run's share of the page: one item, with the first item's id, holding
+ * `{truncated, marker, originalBytes}` (as a step output over the size cap is stored), and `truncated: true`.
+ */
+export const CUT_RESULT = (budget: string) => `concat(${page.head}, '[[{"id":',
+    to_json(coalesce(s.data->0->0->>'id', '${NIL_UUID}')), ',"json":{"truncated":true,"marker":', ${CUT_MARKER(budget)},
+    ',"originalBytes":', ${stepDataBytes('s')}, '}}]]', ${page.cutTail})`;
+
+/** The input of a step past its run's share of the page: `{truncated, marker}`. */
+export const CUT_INPUT = (budget: string) => `concat('{"connectorId":"', s.connector_id,
+    '","data":{"truncated":true,"marker":', ${CUT_MARKER(budget)}, '}}')`;
+
+/** The id of a cut step's item when its output has none. */
+export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 /**
  * The trigger function that keeps a step's parts, on every insert and update of `execution_steps` (the engine's,

@@ -361,6 +361,7 @@ tool(
       page: p,
       limit,
       order,
+      maxEntryBytes: s.ctx.config.maxLogEntryBytes,
     });
     return { logs, page: p, limit };
   },

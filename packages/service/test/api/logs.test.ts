@@ -177,6 +177,8 @@ describe('the page the database composes', () => {
       run(3, { trigger: { n: [1e21, 1e-7, 0.1 + 0.2, -5, 123456789012345680000, 1.5] }, summary: '' }),
       run(4, { status: 'queued', finished: false, stoppedAt: null, leaseUntil: FAR }),
       run(5),
+      // Steps past the run's share of a page (1 MiB by default): cut to a marker in SQL and in JavaScript alike.
+      run(8),
     ];
     const rerun = run(6, { rerunOf: runs[0]!.id });
     const rerun2 = run(7, { rerunOf: runs[0]!.id, status: 'failed', error: 'plain string error' });
@@ -251,6 +253,13 @@ describe('the page the database composes', () => {
       }),
       step(runs[5]!.id, 0, { data: [big] }),
       step(runs[5]!.id, 1, { data: [], input: {} }),
+      ...[0, 1, 2].map((position) =>
+        step(runs[6]!.id, position, {
+          data: [[{ id: randomUUID(), json: { text: `${odd}${'x'.repeat(450_000)}` } }]],
+          truncated: position === 2,
+        }),
+      ),
+      step(runs[6]!.id, 3, { data: [] }),
     ]);
     // What JavaScript never writes but SQL may have: numbers it prints otherwise, sub-millisecond times.
     await svc.db.execute(sql`update execution_steps set
@@ -283,6 +292,7 @@ describe('the page the database composes', () => {
           accountId: g.accountId,
           userId: g.userId,
           workflowId: g.workflowId,
+          maxEntryBytes: svc.ctx.config.maxLogEntryBytes,
         });
         const want = JSON.stringify({ data: old });
         expect(await r.text()).toBe(want);
@@ -306,14 +316,14 @@ describe('the page the database composes', () => {
       // Room for a few entries only: the big run's alone is larger, so a page is assembled from some kept
       // entries and some composed.
       { pageBytes: 0, entryBytes: 40_000 },
-    ].map((o) => new LogPages(svc.ctx.store, o));
+    ].map((o) => new LogPages(svc.ctx.store, { ...o, maxEntryBytes: svc.ctx.config.maxLogEntryBytes }));
     await expectPagesAsComposedInJs();
     // The trigger printed each step's fixed parts when it was written; `data` itself only where items needed rewriting.
     const parts = (await svc.db.execute(sql`select log_head is not null as head, log_tail is not null as tail,
         log_data is not null as rewritten from execution_steps where user_id = ${g.userId}::uuid`)) as unknown as {
       rows: { head: boolean; tail: boolean; rewritten: boolean }[];
     };
-    expect(parts.rows).toHaveLength(12);
+    expect(parts.rows).toHaveLength(16);
     expect(parts.rows.every((r) => r.head && r.tail)).toBe(true);
     expect(parts.rows.filter((r) => r.rewritten)).toHaveLength(1);
     // Rows from before the trigger existed have no parts: the page composes them from their columns, to the same bytes.
@@ -333,12 +343,67 @@ describe('the page the database composes', () => {
     ).json()) as {
       data: { executionId: string; reruns: string[]; results: { iterationPath?: number[] }[] }[];
     };
-    expect(all.data).toHaveLength(8);
+    expect(all.data).toHaveLength(9);
+    const cut = all.data.find((e) => e.executionId === runs[6]!.id)!.results as { truncated?: boolean }[];
+    expect(cut.map((r) => r.truncated ?? false)).toEqual([false, false, true, true]);
     expect(all.data.find((e) => e.executionId === runs[0]!.id)?.reruns).toEqual([rerun.id, rerun2.id]);
     const paths = (i: number) =>
       all.data.find((e) => e.executionId === runs[i]!.id)!.results.map((r) => r.iterationPath ?? null);
     expect(paths(0)).toEqual([[0], [12, 1], null, null]);
     expect(paths(5)).toEqual([null, null, null]);
+  });
+});
+
+describe('a run’s share of a page', () => {
+  it('cuts the steps past it to a marker naming the route that returns the run whole', async () => {
+    const c = await seedAccount(svc, { username: 'big-outputs' });
+    const [executionId] = await insertExecutions(svc.db, c, 1);
+    const share = svc.ctx.config.maxLogEntryBytes;
+    const text = 'y'.repeat(Math.ceil(share * 0.6));
+    await svc.db.delete(executionSteps).where(eq(executionSteps.executionId, executionId!));
+    await svc.db.insert(executionSteps).values(
+      [0, 1, 2].map((position) => ({
+        executionId: executionId!,
+        position,
+        userId: c.userId,
+        stepId: `s${position}`,
+        connector: 'slack',
+        connectorId: connectorUuid('slack'),
+        action: 'post_message',
+        status: 'succeeded' as const,
+        input: { position },
+        data: [[{ id: randomUUID(), json: { text } }]],
+        startedAt: new Date('2025-10-01T00:00:00.000Z'),
+        stoppedAt: new Date('2025-10-01T00:00:01.000Z'),
+      })),
+    );
+    const page = await svc.call('GET', `/workflows/${c.workflowId}/logs?userId=${c.userId}`, {
+      auth: c.apiKey,
+    });
+    expect(page.status).toBe(200);
+    // One step's output fits; the next would pass the share, so it and every step after it are cut.
+    expect(page.text.length).toBeLessThan(share + 10_000);
+    const [entry] = page.body.data;
+    expect(entry.results[0].data[0][0].json.text).toBe(text);
+    expect(entry.results[0].truncated).toBeUndefined();
+    expect(entry.inputs[0].data).toEqual({ position: 0 });
+    const route = `GET /workflows/${c.workflowId}/logs/${executionId}`;
+    for (const i of [1, 2]) {
+      expect(entry.results[i].truncated).toBe(true);
+      const { marker, originalBytes } = entry.results[i].data[0][0].json;
+      expect(marker).toContain(route);
+      expect(originalBytes).toBeGreaterThan(text.length);
+      expect(entry.inputs[i].data).toEqual({ truncated: true, marker });
+    }
+    // The run's own route returns it whole.
+    const whole = await svc.call('GET', `/workflows/${c.workflowId}/logs/${executionId}?userId=${c.userId}`, {
+      auth: c.apiKey,
+    });
+    expect(whole.status).toBe(200);
+    expect(
+      whole.body.data.results.map((r: { data: { json: { text: string } }[][] }) => r.data[0]![0]!.json.text),
+    ).toEqual([text, text, text]);
+    expect(whole.body.data.inputs[2].data).toEqual({ position: 2 });
   });
 });
 
@@ -376,6 +441,7 @@ describe('a kept page', () => {
             accountId: k.accountId,
             userId: k.userId,
             workflowId: k.workflowId,
+            maxEntryBytes: svc.ctx.config.maxLogEntryBytes,
           }),
         });
         // Twice: the second answer is the kept one when nothing changed.
