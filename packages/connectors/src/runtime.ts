@@ -39,6 +39,8 @@ export interface CallOptions {
   onAuthRefused?: (reason: string) => Promise<boolean>;
   /** Data `transform` and other handlers may read. */
   scope?: Record<string, unknown>;
+  /** Whose call this is (an account id): the expression pool serves waiting tenants in turn. */
+  tenant?: string;
 }
 
 export interface RuntimeOptions {
@@ -194,6 +196,7 @@ export class ConnectorRuntime {
         settings,
         scope: opts.scope ?? {},
         signal,
+        tenant: opts.tenant,
       });
       return { output, statusCode };
     }

@@ -98,6 +98,8 @@ export interface ActionContext {
   /** Data expressions may read: `{trigger, config, steps, user}` when run by the engine. */
   scope: Record<string, unknown>;
   signal: AbortSignal;
+  /** Whose call this is (an account id): the expression pool serves waiting tenants in turn. */
+  tenant?: string;
 }
 
 export interface ActionDefinition<I = any> {

@@ -243,3 +243,31 @@ describe('expression pool: close', () => {
     expect(p.stats().started).toBe(3);
   });
 });
+
+describe('turns between tenants', () => {
+  it('serves a tenant with one expression between the expressions of a tenant with many', async () => {
+    const p = pool({ workers: 1 });
+    const done: string[] = [];
+    const run = (tenant: string, n: number) =>
+      p
+        .evaluate('$sum([1..20000])', {}, { timeoutMs: 60_000, tenant })
+        .then(() => done.push(`${tenant}${n}`));
+    const busy = Array.from({ length: 12 }, (_, n) => run('a', n));
+    const other = run('b', 0);
+    expect(p.stats().queued).toBe(13);
+    await Promise.all([...busy, other]);
+    // One worker: tenant a's first expression, then b's, then the rest of a's in their order.
+    expect(done.slice(0, 3)).toEqual(['a0', 'b0', 'a1']);
+    expect(done.filter((d) => d.startsWith('a'))).toEqual(Array.from({ length: 12 }, (_, n) => `a${n}`));
+  });
+
+  it('takes a timed-out wait out of its tenant’s line without disturbing the others', async () => {
+    const p = pool({ workers: 1 });
+    const first = p.evaluate('$sum([1..20000])', {}, { timeoutMs: 60_000, tenant: 'a' });
+    const gone = rejection(p.evaluate('1', {}, { timeoutMs: 1, tenant: 'b' }));
+    const kept = p.evaluate('2', {}, { timeoutMs: 60_000, tenant: 'b' });
+    expect((await gone).code).toBe('expression_timeout');
+    expect(await Promise.all([first, kept])).toEqual([200010000, 2]);
+    expect(p.stats().queued).toBe(0);
+  });
+});

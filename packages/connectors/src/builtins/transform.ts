@@ -9,7 +9,7 @@ import type { ConnectorDefinition } from '../types.ts';
 export async function evaluateJsonata(
   expression: string,
   data: unknown,
-  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+  opts: { timeoutMs?: number; signal?: AbortSignal; tenant?: string } = {},
 ): Promise<unknown> {
   return evaluateExpression(expression, data, opts);
 }
@@ -32,7 +32,8 @@ export const transform: ConnectorDefinition = {
       input: z.object({ expression: z.string().min(1).max(20_000) }),
       // The step's deadline reaches the pool as an abort of `signal` (a TimeoutError).
       handler: async (input, ctx) =>
-        (await evaluateJsonata(input.expression, ctx.scope, { signal: ctx.signal })) ?? null,
+        (await evaluateJsonata(input.expression, ctx.scope, { signal: ctx.signal, tenant: ctx.tenant })) ??
+        null,
     },
   ],
 };

@@ -7,7 +7,7 @@ import {
 import { z } from 'zod';
 import { linkHeaderNext } from '../apps/helpers.ts';
 import { ConnectorError } from '../errors.ts';
-import { evaluateExpression } from '../expressions/index.ts';
+import { type EvaluateOptions, evaluateExpression } from '../expressions/index.ts';
 import { lookupPath } from '../expressions/path-lookup.ts';
 import { signatureVerifiers } from '../triggers/signatures.ts';
 import type {
@@ -72,17 +72,22 @@ function action(a: DeclarativeConnector['actions'][number]): ActionDefinition {
     // The declared JSON Schema validates the input (and fills its defaults) as a zod schema would.
     input: z.fromJSONSchema(a.input as Parameters<typeof z.fromJSONSchema>[0]),
     handler: async (input, ctx) => {
-      const res = await ctx.http(await renderRequest(a.request, { input, settings: ctx.settings }));
-      return a.output ? evaluateExpression(a.output, res.body) : res.body;
+      const opts = { signal: ctx.signal, tenant: ctx.tenant };
+      const res = await ctx.http(await renderRequest(a.request, { input, settings: ctx.settings }, opts));
+      return a.output ? evaluateExpression(a.output, res.body, opts) : res.body;
     },
   };
 }
 
 /** Renders a declarative request's templates as JSONata over `data`. */
-async function renderRequest(r: DeclarativeRequest, data: Record<string, unknown>): Promise<HttpRequestSpec> {
+async function renderRequest(
+  r: DeclarativeRequest,
+  data: Record<string, unknown>,
+  opts: Partial<EvaluateOptions> = {},
+): Promise<HttpRequestSpec> {
   const { method: _m, api: _a, bodyType: _b, path, ...templates } = r;
-  const rendered = (await renderJsonata(templates, data)) as Record<string, unknown>;
-  return toSpec(r, { ...rendered, path: await renderJsonataPath(path, data) });
+  const rendered = (await renderJsonata(templates, data, opts)) as Record<string, unknown>;
+  return toSpec(r, { ...rendered, path: await renderJsonataPath(path, data, opts) });
 }
 
 /** A list from JSONata's answer: one match comes back bare, none as undefined. */

@@ -1,6 +1,6 @@
 import { asPathSegment } from '../egress/path-segments.ts';
 import { ConnectorError } from '../errors.ts';
-import { evaluateExpression } from '../expressions/index.ts';
+import { type EvaluateOptions, evaluateExpression } from '../expressions/index.ts';
 import { lookupPath } from '../expressions/path-lookup.ts';
 
 const WHOLE = /^\{\{\s*([\s\S]+?)\s*\}\}$/;
@@ -44,8 +44,11 @@ async function render(value: unknown, evaluate: Evaluate): Promise<unknown> {
 }
 
 /** Templates as JSONata over `data` (what action requests use). */
-export const renderJsonata = (value: unknown, data: Record<string, unknown>) =>
-  render(value, (expression) => evaluateExpression(expression, data));
+export const renderJsonata = (
+  value: unknown,
+  data: Record<string, unknown>,
+  opts: Partial<EvaluateOptions> = {},
+) => render(value, (expression) => evaluateExpression(expression, data, opts));
 
 /** Templates as plain paths over `data`, synchronously (option sources and the credential test). */
 export function renderPaths(value: unknown, data: Record<string, unknown>): unknown {
@@ -85,10 +88,14 @@ function joinSegments(template: string, values: unknown[]): string {
  * `path` tag does. A path that is a single template is the value as written: its author chose a whole path. The
  * runtime refuses dot segments and other origins in either case.
  */
-export async function renderJsonataPath(template: unknown, data: Record<string, unknown>): Promise<unknown> {
-  if (typeof template !== 'string' || WHOLE.test(template)) return renderJsonata(template, data);
+export async function renderJsonataPath(
+  template: unknown,
+  data: Record<string, unknown>,
+  opts: Partial<EvaluateOptions> = {},
+): Promise<unknown> {
+  if (typeof template !== 'string' || WHOLE.test(template)) return renderJsonata(template, data, opts);
   const values: unknown[] = [];
-  for (const m of template.matchAll(PART)) values.push(await evaluateExpression(m[1]!, data));
+  for (const m of template.matchAll(PART)) values.push(await evaluateExpression(m[1]!, data, opts));
   return joinSegments(template, values);
 }
 

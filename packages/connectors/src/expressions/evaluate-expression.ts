@@ -94,5 +94,6 @@ export async function evaluateExpression(
   return sharedPool().evaluate(expression, data, {
     timeoutMs: opts.timeoutMs ?? DEFAULT_EXPRESSION_TIMEOUT_MS,
     signal: opts.signal,
+    tenant: opts.tenant,
   });
 }

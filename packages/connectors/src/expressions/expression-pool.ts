@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { ConnectorError } from '../errors.ts';
+import { TenantQueue } from './tenant-queue.ts';
 import { WORKER_SOURCE } from './worker-source.ts';
 
 export interface ExpressionPoolOptions {
@@ -26,6 +27,12 @@ export interface EvaluateOptions {
    * `expression_timeout`; any other reason (a cancelled run) rejects with that reason.
    */
   signal?: AbortSignal;
+  /**
+   * Whose expression this is (the service passes the account id). Expressions waiting for a worker are served
+   * one tenant at a time in turn, so one tenant's burst queues behind its own work only. Expressions without a
+   * tenant share one turn.
+   */
+  tenant?: string;
 }
 
 /** What the pool holds now: see {@link ExpressionPool.stats}. */
@@ -66,6 +73,7 @@ export interface ExpressionPoolEvents {
 
 interface Task {
   id: number;
+  tenant: string;
   expression: string;
   data: unknown;
   resolve: (v: unknown) => void;
@@ -122,7 +130,8 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
   readonly #opts: Required<Omit<ExpressionPoolOptions, 'jsonataPath'>> & { jsonataPath: string };
   readonly #slots = new Set<Slot>();
   readonly #idle: Slot[] = [];
-  readonly #queue: Task[] = [];
+  /** Waiting expressions per tenant, in the order their turns come: the first tenant's first task is next. */
+  readonly #queue = new TenantQueue<Task>();
   /** Workers killed and not yet exited (a stopped runaway's): close() waits for them too. */
   readonly #dying = new Set<Slot>();
   #nextId = 1;
@@ -154,7 +163,7 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
       ready: count('ready'),
       busy: count('busy'),
       starting: count('starting'),
-      queued: this.#queue.length,
+      queued: this.#queue.size,
       startFailures: this.#failures,
       started: this.#started,
       pids: slots.map((s) => s.worker.pid).filter((pid): pid is number => pid !== undefined),
@@ -168,6 +177,7 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
       if (this.#startError && this.#slots.size === 0) return reject(this.#unavailable());
       const task: Task = {
         id: this.#nextId++,
+        tenant: opts.tenant ?? '',
         expression,
         data,
         resolve,
@@ -191,7 +201,7 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       };
-      this.#queue.push(task);
+      this.#queue.push(task.tenant, task);
       this.#dispatch();
     });
   }
@@ -200,7 +210,7 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
-    for (const t of this.#queue.splice(0)) this.#settle(t, failure('expression_error', 'The pool closed'));
+    for (const t of this.#queue.drain()) this.#settle(t, failure('expression_error', 'The pool closed'));
     await Promise.all([...this.#slots, ...this.#dying].map((s) => this.#retire(s)));
   }
 
@@ -219,8 +229,7 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
     if (task.done) return;
     const slot = task.slot;
     this.#settle(task, err);
-    const queued = this.#queue.indexOf(task);
-    if (queued >= 0) this.#queue.splice(queued, 1);
+    this.#queue.remove(task.tenant, task);
     if (slot) {
       void this.#retire(slot);
       // Its replacement starts now, not when the next expression comes.
@@ -246,10 +255,10 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
   }
 
   #dispatch() {
-    while (this.#queue.length) {
+    while (this.#queue.size) {
       const slot = this.#idle.pop();
       if (!slot) break;
-      const task = this.#queue.shift()!;
+      const task = this.#queue.next()!;
       slot.state = 'busy';
       slot.task = task;
       task.slot = slot;
@@ -267,10 +276,10 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
         );
       }
     }
-    if (this.#queue.length) {
+    if (this.#queue.size) {
       // Each waiting expression wants a worker of its own, up to the pool's size.
       const busy = [...this.#slots].filter((s) => s.state === 'busy').length;
-      this.#target = Math.max(this.#target, Math.min(this.#opts.workers, busy + this.#queue.length));
+      this.#target = Math.max(this.#target, Math.min(this.#opts.workers, busy + this.#queue.size));
       this.#fill();
     }
   }
@@ -448,7 +457,7 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
     if (start) {
       this.#startError = failure('expression_error', reason);
       // Nothing left to run the queue: its expressions fail now instead of at their deadlines.
-      if (this.#slots.size === 0) for (const t of this.#queue.splice(0)) this.#settle(t, this.#unavailable());
+      if (this.#slots.size === 0) for (const t of this.#queue.drain()) this.#settle(t, this.#unavailable());
     }
     this.#fill();
     return (stderr) => this.emit('worker-start-failed', { reason, stderr, failures, retryInMs });

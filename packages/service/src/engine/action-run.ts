@@ -90,6 +90,7 @@ export async function runAction(
       credential: await creds.for(req.connector),
       scope: { trigger: req.parameters },
       signal,
+      tenant: req.accountId,
       settings: stepSettings(ctx.config, step, req.parameters),
     });
   } catch (err) {

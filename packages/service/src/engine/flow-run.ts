@@ -223,6 +223,7 @@ export class FlowRun {
       const output = await resolveTemplates(template, scope, where, {
         timeoutMs: this.ctx.config.stepTimeoutMs,
         signal: this.signal,
+        tenant: this.row.accountId,
       });
       return { ok: true, output, attempts: 1 };
     } catch (err) {
@@ -248,11 +249,13 @@ export class FlowRun {
       input = await resolveTemplates(step.input, scope, 'input', {
         timeoutMs: step.timeoutMs ?? this.ctx.config.stepTimeoutMs,
         signal: this.signal,
+        tenant: this.row.accountId,
       });
       outcome = await runStep(this.ctx.connectors, step, input, {
         credential: await this.creds.for(step.connector),
         scope,
         signal: this.signal,
+        tenant: this.row.accountId,
         settings: stepSettings(this.ctx.config, step, input),
       });
     } catch (err) {

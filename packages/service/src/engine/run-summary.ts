@@ -38,6 +38,7 @@ export async function summarizeRuns(defs: DefinitionCache, runs: NewRun[], db?: 
       run.summary = oneLine(
         await resolveTemplates(template, { trigger: run.trigger ?? {} }, 'summary', {
           timeoutMs: SUMMARY_TIMEOUT_MS,
+          tenant: run.accountId,
         }),
       );
     } catch {

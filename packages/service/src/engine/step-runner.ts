@@ -94,6 +94,8 @@ export async function runStep(
     scope: Record<string, unknown>;
     settings: StepSettings;
     signal: AbortSignal;
+    /** The account the step runs for: its expressions take turns with other accounts'. */
+    tenant?: string;
   },
 ): Promise<StepOutcome> {
   const { settings, signal } = ctx;
@@ -108,6 +110,7 @@ export async function runStep(
             signal: s,
             timeoutMs: settings.timeoutMs,
             scope: ctx.scope,
+            tenant: ctx.tenant,
           }),
         settings.timeoutMs,
         signal,

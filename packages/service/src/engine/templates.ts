@@ -86,11 +86,14 @@ export function checkTemplates(value: unknown, path = 'input'): void {
 export interface TemplateLimits {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The account the templates are evaluated for: the expression pool serves waiting accounts in turn. */
+  tenant?: string;
 }
 
 interface Budget {
   deadline: number;
   signal?: AbortSignal;
+  tenant?: string;
 }
 
 const EXPRESSION_CODES = new Set(['expression_error', 'expression_timeout', 'expression_memory']);
@@ -101,6 +104,7 @@ async function evaluate(expr: string, scope: unknown, path: string, budget: Budg
     return await evaluateExpression(expr, scope, {
       timeoutMs: Math.max(1, budget.deadline - Date.now()),
       signal: budget.signal,
+      tenant: budget.tenant,
     });
   } catch (err) {
     if (err instanceof ConnectorError && EXPRESSION_CODES.has(err.code))
@@ -130,6 +134,7 @@ export async function resolveTemplates(
   const budget = {
     deadline: Date.now() + (limits.timeoutMs ?? DEFAULT_TEMPLATE_TIMEOUT_MS),
     signal: limits.signal,
+    tenant: limits.tenant,
   };
   return resolve(value, scope, path, budget);
 }
