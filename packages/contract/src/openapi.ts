@@ -1212,7 +1212,7 @@ const ops: Record<string, Record<string, Op>> = {
     get: {
       id: 'oauthCallback',
       summary:
-        "OAuth redirect target: exchanges the code, then answers the popup's page (postMessage + BroadcastChannel) or redirects to `redirectUri` with `credentialId` and `status`",
+        "The one OAuth redirect target of every connector, with `INLAY_OAUTH_SHARED_REDIRECT=true`: exchanges the code, then answers the popup's page (postMessage + BroadcastChannel) or redirects to `redirectUri` with `credentialId` and `status`",
       tag: 'Credentials',
       auth: 'none',
       query: z.object({
@@ -1231,7 +1231,40 @@ const ops: Record<string, Record<string, Op>> = {
         },
         '400': {
           description:
-            'Unknown, used or expired `state`, or a browser without the cookie the start link set (rule `browser`: nothing is connected): a page saying so to a browser, else a problem naming `query.state`',
+            "Unknown, used or expired `state`, a browser without the cookie the start link set (rule `browser`), or a flow whose callback is its connector's own (rule `callback`); nothing is connected: a page saying so to a browser, else a problem naming `query.state`",
+          content: {
+            'text/html': { schema: { type: 'string' } },
+            'application/problem+json': { schema: Problem },
+          },
+        },
+      },
+    },
+  },
+  '/oauth/callback/{connector}': {
+    get: {
+      id: 'oauthConnectorCallback',
+      summary:
+        "A connector's own OAuth redirect target (the default; see `INLAY_OAUTH_SHARED_REDIRECT`): exchanges the code, then answers the popup's page (postMessage + BroadcastChannel) or redirects to `redirectUri` with `credentialId` and `status`",
+      tag: 'Credentials',
+      auth: 'none',
+      path: z.object({ connector: z.string() }),
+      query: z.object({
+        state: z.string(),
+        code: z.string().optional(),
+        error: z.string().optional(),
+        error_description: z.string().optional(),
+      }),
+      ok: z.string(),
+      content: 'text/html',
+      notFound: false,
+      extra: {
+        '302': {
+          description: 'Not a popup: redirects to `redirectUri` with `credentialId`, `status` and `reason`',
+          headers: { location: { required: true, schema: { type: 'string', format: 'uri' } } },
+        },
+        '400': {
+          description:
+            'Unknown, used or expired `state`, a browser without the cookie the start link set (rule `browser`), or a flow of another connector (rule `callback`, an authorization server mix-up: its code is not exchanged); nothing is connected: a page saying so to a browser, else a problem naming `query.state`',
           content: {
             'text/html': { schema: { type: 'string' } },
             'application/problem+json': { schema: Problem },

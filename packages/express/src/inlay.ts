@@ -158,7 +158,7 @@ export function inlay(opts: InlayMiddlewareOptions): Router {
 
   router.get('/connectors/:connector/icon.svg', iconHandler(upstream, fail));
   // Public like the icons: the provider sends the browser back without the host's API session mattering.
-  router.get(['/oauth/start', '/oauth/callback'], oauthRelay(upstream, fail));
+  router.get(['/oauth/start', '/oauth/callback', '/oauth/callback/:connector'], oauthRelay(upstream, fail));
 
   router.get('/token', async (req, res) => {
     try {

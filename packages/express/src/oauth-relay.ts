@@ -7,7 +7,7 @@ const FLOW_COOKIE = /^inlay_oauth_[0-9a-f]{16}$/;
 const nameOf = (pair: string) => pair.slice(0, Math.max(0, pair.indexOf('='))).trim();
 
 /**
- * `GET /oauth/start` and `GET /oauth/callback`, relayed without a session, for a host that serves Inlay's
+ * `GET /oauth/start` and `GET /oauth/callback[/<connector>]`, relayed without a session, for a host that serves Inlay's
  * OAuth pages under its own origin (`INLAY_PUBLIC_URL` is the host's mount, e.g. `https://app.example.com/api/inlay`).
  * The browser arrives from the provider with no bearer token, so these need none.
  *
@@ -20,7 +20,12 @@ const nameOf = (pair: string) => pair.slice(0, Math.max(0, pair.indexOf('='))).t
 export function oauthRelay(upstream: Upstream, onError: (res: Response, err: unknown) => void) {
   return async (req: Request, res: Response) => {
     const q = req.url.indexOf('?');
-    const path = `${req.path === '/oauth/start' ? '/oauth/start' : '/oauth/callback'}${q < 0 ? '' : req.url.slice(q)}`;
+    const connector = typeof req.params.connector === 'string' ? req.params.connector : undefined;
+    const to =
+      req.path === '/oauth/start'
+        ? '/oauth/start'
+        : `/oauth/callback${connector ? `/${encodeURIComponent(connector)}` : ''}`;
+    const path = `${to}${q < 0 ? '' : req.url.slice(q)}`;
     const headers: Record<string, string> = { accept: req.get('accept') ?? 'text/html' };
     const flowCookies = (req.get('cookie') ?? '')
       .split(';')

@@ -68,6 +68,11 @@ export interface Config {
   maxRunOutputBytes: number;
   /** A run's share of a logs page: its steps past this many bytes of inputs and outputs are cut with a marker. */
   maxLogEntryBytes: number;
+  /**
+   * One OAuth callback for every connector (`/oauth/callback`) instead of one per connector
+   * (`/oauth/callback/<connector>`): for provider apps registered with the shared one. Off by default.
+   */
+  oauthSharedRedirect: boolean;
   /** First backoff of a step retry; doubles per attempt, with jitter. */
   retryBaseMs: number;
   /** First retry delay of an account webhook delivery; four times longer per attempt, for 24 hours. */
@@ -163,6 +168,7 @@ const EnvSchema = z.object({
   INLAY_MAX_API_KEYS: int('INLAY_MAX_API_KEYS', 1, 10_000, 20),
   INLAY_MAX_STEPS_PER_RUN: int('INLAY_MAX_STEPS_PER_RUN', 1, 10_000_000, 10_000),
   INLAY_MAX_RUN_OUTPUT_MB: int('INLAY_MAX_RUN_OUTPUT_MB', 1, 10_240, 100),
+  INLAY_OAUTH_SHARED_REDIRECT: z.enum(['true', 'false']).optional(),
   INLAY_MAX_LOG_ENTRY_BYTES: int('INLAY_MAX_LOG_ENTRY_BYTES', 1024, 100 * 1024 * 1024, 1024 * 1024),
   INLAY_MAX_STEP_OUTPUT_BYTES: int('INLAY_MAX_STEP_OUTPUT_BYTES', 1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
   INLAY_RETRY_BASE_MS: int('INLAY_RETRY_BASE_MS', 1, 60_000, 1000),
@@ -281,6 +287,7 @@ export function loadConfig(
     maxApiKeys: e.INLAY_MAX_API_KEYS,
     maxRunOutputBytes: e.INLAY_MAX_RUN_OUTPUT_MB * 1024 * 1024,
     maxLogEntryBytes: e.INLAY_MAX_LOG_ENTRY_BYTES,
+    oauthSharedRedirect: e.INLAY_OAUTH_SHARED_REDIRECT === 'true',
     retryBaseMs: e.INLAY_RETRY_BASE_MS,
     webhookRetryBaseMs: e.INLAY_WEBHOOK_RETRY_BASE_MS,
     webhookPollMs: e.INLAY_WEBHOOK_POLL_MS,

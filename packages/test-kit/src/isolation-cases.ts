@@ -532,6 +532,8 @@ export const NO_OBJECT_ID: Record<string, string> = {
   // A flow and a state are one-time unguessable tokens, not object ids (oauth*.test.ts cover forged and reused ones).
   'GET /oauth/start': 'one-time flow token',
   'GET /oauth/callback': 'one-time state token',
+  'GET /oauth/callback/{connector}':
+    'one-time state token (the connector in the path is no object of an account)',
 };
 
 /** Path parameters that are not object ids: a capability secret, a provider path, an option source, a file. */

@@ -63,6 +63,7 @@ describe('route coverage', () => {
     // console's cookie sign-in, which only a browser page uses (`consoleSessions`, not the API-key client).
     const pages = new Set([
       'GET /oauth/callback',
+      'GET /oauth/callback/{x}',
       'GET /oauth/start',
       'GET /docs',
       'GET /docs/{x}',

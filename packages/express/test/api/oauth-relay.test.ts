@@ -68,7 +68,7 @@ describe('the OAuth start link and callback through @inlay/express', () => {
     expect(opened.headers.get('access-control-allow-origin')).toBeNull();
     const back = await browser.open(opened.headers.get('location')!);
     const callback = back.headers.get('location')!;
-    expect(callback.startsWith(`${hostUrl}/api/inlay/oauth/callback?`)).toBe(true);
+    expect(callback.startsWith(`${hostUrl}/api/inlay/oauth/callback/acme?`)).toBe(true);
     // Another browser (no cookie) connects nothing.
     const elsewhere = await new TestBrowser().open(callback);
     expect(elsewhere.status).toBe(400);
@@ -107,5 +107,17 @@ describe('what the OAuth relay sends upstream', () => {
     const sent = fake.seen[0]!.headers;
     expect(sent.cookie).toBe('inlay_oauth_0123456789abcdef=nonce');
     expect(sent.authorization).toBeUndefined();
+  });
+
+  it('relays a connector’s own callback to the same path, its name encoded as one segment', async () => {
+    fake.seen.length = 0;
+    for (const path of ['acme', 'a%2Fb']) {
+      const r = await fetch(`${host.url}/api/inlay/oauth/callback/${path}?state=s&code=c`);
+      expect(r.status).toBe(200);
+    }
+    expect(fake.seen.map((s) => s.url)).toEqual([
+      '/oauth/callback/acme?state=s&code=c',
+      '/oauth/callback/a%2Fb?state=s&code=c',
+    ]);
   });
 });

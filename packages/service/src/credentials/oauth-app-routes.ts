@@ -19,7 +19,7 @@ export function oauthAppRoutes(ctx: AppContext): Router {
       .select()
       .from(oauthApps)
       .where(and(eq(oauthApps.accountId, req.principal!.accountId), eq(oauthApps.connector, def.id)));
-    res.json({ data: row ? toOAuthApp(row, ctx.config.publicUrl) : null });
+    res.json({ data: row ? toOAuthApp(row, ctx.config.publicUrl, ctx.config.oauthSharedRedirect) : null });
   });
   r.put('/connectors/:connector/oauth-app', requireApiKey, async (req, res) => {
     const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(String(req.params.connector));
@@ -38,7 +38,7 @@ export function oauthAppRoutes(ctx: AppContext): Router {
       clientSecret: body.clientSecret,
       scopes: body.scopes ?? def.auth.scopes,
     });
-    res.json({ data: toOAuthApp(row, ctx.config.publicUrl) });
+    res.json({ data: toOAuthApp(row, ctx.config.publicUrl, ctx.config.oauthSharedRedirect) });
   });
   return r;
 }

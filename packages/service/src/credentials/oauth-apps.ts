@@ -16,8 +16,13 @@ export interface OAuthClientApp {
 export const oauthAppAad = (row: { accountId: string; connector: string }) =>
   rowAad('oauth_apps', row.accountId, row.connector);
 
-/** The redirect URI every provider app registers: one callback for all connectors and accounts. */
-export const oauthRedirectUri = (publicUrl: string) => `${publicUrl}/oauth/callback`;
+/**
+ * The redirect URI a connector's provider app registers: a callback per connector, so a response that comes back
+ * to another connector's callback (an authorization server mix-up, RFC 9700 §4.4) is refused before any code is
+ * exchanged. With `shared` (`INLAY_OAUTH_SHARED_REDIRECT`), the one callback of every connector.
+ */
+export const oauthRedirectUri = (publicUrl: string, connector: string, shared = false) =>
+  shared ? `${publicUrl}/oauth/callback` : `${publicUrl}/oauth/callback/${encodeURIComponent(connector)}`;
 
 /** Inlay's start link for one flow: the `authorizeUrl` handed out; it redirects to the provider. */
 export const oauthStartUrl = (publicUrl: string, token: string) =>
@@ -73,10 +78,10 @@ export async function loadOAuthApp(
   };
 }
 
-export const toOAuthApp = (row: OAuthAppRow, publicUrl: string): OAuthApp => ({
+export const toOAuthApp = (row: OAuthAppRow, publicUrl: string, sharedRedirect = false): OAuthApp => ({
   connector: row.connector,
   clientId: row.clientId,
   scopes: row.scopes,
-  redirectUri: oauthRedirectUri(publicUrl),
+  redirectUri: oauthRedirectUri(publicUrl, row.connector, sharedRedirect),
   updatedAt: row.updatedAt.toISOString(),
 });

@@ -1,7 +1,7 @@
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { oauthCookiePath } from './oauth-apps.ts';
+import { oauthCookiePath, oauthRedirectUri } from './oauth-apps.ts';
 import { type CallbackOutcome, completeOAuth } from './oauth-flow.ts';
 import { type Page, popupPage, rejectedPage } from './oauth-page.ts';
 import { browserCookieName, openStartLink, STATE_TTL_MS } from './oauth-states.ts';
@@ -16,6 +16,7 @@ const REJECTIONS = {
   not_started: `This sign-in did not begin at Inlay's start link, so nothing was connected. ${AGAIN}`,
   browser: `This sign-in was started in another browser, so nothing was connected. ${AGAIN}`,
   started: `This sign-in link was already opened in another browser, so it cannot be used here. ${AGAIN}`,
+  callback: `The provider sent this sign-in back to the address of another app, so nothing was connected. ${AGAIN}`,
 } as const;
 
 function sendPage(res: Response, status: number, p: Page) {
@@ -82,15 +83,24 @@ export function oauthCallbackRoutes(ctx: AppContext): Router {
     res.redirect(302, started.authorizeUrl);
   });
 
-  r.get('/oauth/callback', async (req, res) => {
+  r.get(['/oauth/callback', '/oauth/callback/:connector'], async (req, res) => {
     // The query holds an authorization code: nothing may cache it or leak it in a Referer.
     noStore(res);
     const params = new URL(req.originalUrl, 'http://callback.invalid').searchParams;
+    const connector = typeof req.params.connector === 'string' ? req.params.connector : undefined;
+    const arrivedAt = connector
+      ? oauthRedirectUri(ctx.config.publicUrl, connector)
+      : oauthRedirectUri(ctx.config.publicUrl, '', true);
     let spentCookie: string | undefined;
-    const outcome = await completeOAuth(ctx, params, (h) => {
-      spentCookie = browserCookieName(h);
-      return cookieOf(req, spentCookie);
-    });
+    const outcome = await completeOAuth(
+      ctx,
+      params,
+      (h) => {
+        spentCookie = browserCookieName(h);
+        return cookieOf(req, spentCookie);
+      },
+      arrivedAt,
+    );
     if (!outcome.ok) return reject(req, res, outcome.why, 'query.state');
     // The flow is over: its cookie has nothing more to bind.
     if (spentCookie) res.clearCookie(spentCookie, cookie);

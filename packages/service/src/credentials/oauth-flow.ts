@@ -91,7 +91,7 @@ export async function startOAuth(
     authorizeUrl = ctx.credentials.oauth!.authorizeUrl(
       { def, fields, app },
       {
-        redirectUri: oauthRedirectUri(ctx.config.publicUrl),
+        redirectUri: oauthRedirectUri(ctx.config.publicUrl, def.id, ctx.config.oauthSharedRedirect),
         state,
         codeChallenge: codeVerifier ? await oauth.calculatePKCECodeChallenge(codeVerifier) : undefined,
       },
@@ -152,7 +152,7 @@ async function reconnectTarget(
 }
 
 export type CallbackOutcome =
-  | { ok: false; why: 'missing' | 'unknown' | 'used' | 'expired' | 'not_started' | 'browser' }
+  | { ok: false; why: 'missing' | 'unknown' | 'used' | 'expired' | 'not_started' | 'browser' | 'callback' }
   | {
       ok: true;
       credentialId: string;
@@ -167,13 +167,16 @@ export type CallbackOutcome =
  * Handles the provider's redirect: spends the state, exchanges the code (with the PKCE verifier and the
  * client authentication the connector wants) and stores the tokens sealed. A provider error or denied
  * consent marks the credential `failed` with the provider's reason. A missing, spent or expired state, or
- * a callback from a browser without the start link's cookie, changes nothing.
+ * a callback from a browser without the start link's cookie, changes nothing; nor does a response that came
+ * back to another connector's callback than the flow's (`arrivedAt`: the redirect URI it came back to), whose
+ * code is never exchanged.
  */
 export async function completeOAuth(
   ctx: AppContext,
   params: URLSearchParams,
   /** The nonce of this flow's browser cookie, if the request carries one (looked up by the state's hash). */
   presented: (stateHash: string) => string | undefined,
+  arrivedAt: string,
 ): Promise<CallbackOutcome> {
   const state = params.get('state');
   if (!state) return { ok: false, why: 'missing' };
@@ -191,6 +194,14 @@ export async function completeOAuth(
       ),
     );
   if (!cred || (!secrets.reconnect && cred.status !== 'pending')) return { ok: false, why: 'used' };
+  const redirectUri = oauthRedirectUri(ctx.config.publicUrl, cred.connector, ctx.config.oauthSharedRedirect);
+  if (arrivedAt !== redirectUri) {
+    ctx.logger.warn(
+      { credentialId: cred.id, connector: cred.connector },
+      'OAuth response came back to another callback than its flow’s; its code was not exchanged',
+    );
+    return { ok: false, why: 'callback' };
+  }
   const done = (status: 'connected' | 'failed', reason?: string): CallbackOutcome => ({
     ok: true,
     credentialId: cred.id,
@@ -215,7 +226,7 @@ export async function completeOAuth(
       {
         params,
         state,
-        redirectUri: oauthRedirectUri(ctx.config.publicUrl),
+        redirectUri,
         codeVerifier: secrets.codeVerifier,
       },
     );

@@ -367,7 +367,7 @@ function checkProblem(status: number, contentType: string | null, text: string, 
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const BROWSER_ROUTES = new Set(['/oauth/callback', '/oauth/start']);
+const BROWSER_ROUTES = new Set(['/oauth/callback', '/oauth/callback/:connector', '/oauth/start']);
 const writes = /^\/(run\/|workflows\/[^/]+\/rerun\/|hooks\/)/;
 /** A run started by a successful request finishes in the background; wait so it is not blamed on the next one. */
 async function settle() {

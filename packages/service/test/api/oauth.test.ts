@@ -95,7 +95,7 @@ describe('PUT /connectors/{connector}/oauth-app', () => {
       connector: 'acme',
       clientId: provider.clientId,
       scopes: ['read', 'write'],
-      redirectUri: `${svc.url}/oauth/callback`,
+      redirectUri: `${svc.url}/oauth/callback/acme`,
       updatedAt: expect.any(String),
     });
     expect(r.text).not.toContain(provider.clientSecret);
@@ -155,7 +155,7 @@ describe('the authorization code flow with PKCE', () => {
     const q = url.searchParams;
     expect(q.get('response_type')).toBe('code');
     expect(q.get('client_id')).toBe(provider.clientId);
-    expect(q.get('redirect_uri')).toBe(`${svc.url}/oauth/callback`);
+    expect(q.get('redirect_uri')).toBe(`${svc.url}/oauth/callback/acme`);
     expect(q.get('scope')).toBe('read');
     expect(q.get('code_challenge_method')).toBe('S256');
     expect(q.get('code_challenge')).toMatch(/^[\w-]{43}$/);
@@ -181,7 +181,7 @@ describe('the authorization code flow with PKCE', () => {
     const { credentialId, authorizeUrl } = await start();
     const challenge = (await providerUrl(authorizeUrl)).searchParams.get('code_challenge');
     const back = await consent(authorizeUrl);
-    expect(back.startsWith(`${svc.url}/oauth/callback?`)).toBe(true);
+    expect(back.startsWith(`${svc.url}/oauth/callback/acme?`)).toBe(true);
     const res = await callback(back);
     expect(res.status).toBe(200);
     const [exchange] = provider.tokenRequests.slice(before);
@@ -350,6 +350,24 @@ describe('the authorization code flow with PKCE', () => {
     } finally {
       provider.issuer = undefined;
     }
+  });
+
+  it('refuses a response that comes back to another connector’s callback (mix-up), before any token request', async () => {
+    const tokenRequests = () =>
+      provider.tokenRequests.filter((t) => t.grantType === 'authorization_code').length;
+    const before = tokenRequests();
+    for (const elsewhere of ['/oauth/callback/other', '/oauth/callback']) {
+      const { credentialId, authorizeUrl } = await start();
+      const back = new URL(await consent(authorizeUrl));
+      expect(back.pathname).toBe('/oauth/callback/acme');
+      const page = await callback(`${svc.url}${elsewhere}${back.search}`, 'application/json');
+      expect(page.status).toBe(400);
+      expect((await page.json()).errors[0]).toMatchObject({ field: 'query.state', rule: 'callback' });
+      expect(await statusOf(credentialId)).toMatchObject({ status: 'pending' });
+      // The state is spent: the right callback cannot complete it afterwards either.
+      expect((await callback(back.href, 'application/json')).status).toBe(400);
+    }
+    expect(tokenRequests()).toBe(before);
   });
 
   it('turns a token endpoint error (a wrong client secret) into failed with the provider reason', async () => {
