@@ -351,14 +351,19 @@ export class CredentialService {
   async retest(row: CredentialRow): Promise<{ row: CredentialRow; transient?: string }> {
     if (!row.sealed || (row.status !== 'connected' && row.status !== 'needs_reconnect')) return { row };
     let secrets: CredentialSecrets | undefined = this.open(row);
+    // A refresh ahead of expiry that the provider refused is not tried again after the old token's 401: the
+    // refresh token is the same, and so would the answer be. The old token is still tested (it may be valid).
+    let refused = false;
     if (row.type === 'oauth2' && this.#due(row, secrets)) {
-      secrets = (await this.#refresh(row, { ahead: true, retest: true })) ?? secrets;
+      const fresh = await this.#refresh(row, { ahead: true, retest: true });
+      if (fresh) secrets = fresh;
+      else refused = true;
     }
     let current = secrets;
     const runtime = await this.options!.connectors.forAccount(row.accountId);
     const verdict = await runtime.test(row.connector, current, {
       onUnauthorized: async () => {
-        if (row.type !== 'oauth2') return undefined;
+        if (row.type !== 'oauth2' || refused) return undefined;
         const fresh = await this.#refresh(row, { staleToken: current.oauth?.accessToken, retest: true });
         if (fresh) current = fresh;
         return fresh;

@@ -572,6 +572,32 @@ describe('refresh', () => {
   });
 });
 
+describe('a refused refresh', () => {
+  it('is tried once per call: a test whose refresh ahead was refused does not refresh again after the 401', async () => {
+    provider.expiresIn = 60;
+    let id: string;
+    try {
+      id = await connected();
+    } finally {
+      provider.expiresIn = 3600;
+    }
+    const first = svc.ctx.credentials.open(await rowOf(id));
+    provider.revokeAccess(first.oauth!.accessToken);
+    provider.revokeRefresh(first.oauth!.refreshToken!);
+    const before = provider.tokenRequests.length;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 50_000 });
+    let r: Awaited<ReturnType<typeof svc.call>>;
+    try {
+      r = await svc.call('POST', `/credentials/${id}/test?userId=alice`, { auth: apiKey });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.status).toBe('needs_reconnect');
+    expect(provider.tokenRequests.slice(before).map((t) => t.grantType)).toEqual(['refresh_token']);
+  });
+});
+
 describe('logs', () => {
   it('never hold a token, a code, a state, a verifier or the client secret', async () => {
     const id = await connected();
