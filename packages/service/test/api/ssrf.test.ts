@@ -23,9 +23,9 @@ import { executionSteps } from '../../src/store/schema.ts';
 /**
  * The SSRF matrix: every way a party Inlay does not trust can aim a request (an agent's MCP action with a
  * user JWT, an anonymous webhook running a workflow whose URL is a config value, an option source whose
- * host comes from the user's credential) × every spelling of loopback and of internal addresses. The
- * canary must see no connection; internal addresses must see no attempt. To add an entry point (the
- * proxy, custom connectors), add one object to `entryPoints`.
+ * host comes from the user's credential, the REST proxy and MCP's `proxy_request_inlay` toward such a host, a custom
+ * connector's base URL) × every spelling of loopback and of internal addresses. The canary must see no
+ * connection; internal addresses must see no attempt. To add an entry point, add one object to `entryPoints`.
  */
 
 /** A self-hosted product: the user's credential says on which host and port it runs. */
@@ -74,6 +74,7 @@ let apiKey: string;
 let alice: string;
 let jwt: string;
 let mcp: Awaited<ReturnType<typeof connectV2>>;
+let mcpTenant: Awaited<ReturnType<typeof connectV2>>;
 let hook: { workflowId: string; stepId: string; installationId: string; path: string };
 const counts: Record<string, number> = {};
 
@@ -95,6 +96,11 @@ beforeAll(async () => {
     body: { name: 'agent', restrictions: { connectors: { allow: ['http'] } } },
   });
   mcp = await connectV2(server.body.url, { authorization: `Bearer ${jwt}` });
+  const tenantServer = await svc.call('POST', '/mcp-servers', {
+    auth: apiKey,
+    body: { name: 'tenant agent', restrictions: { connectors: { allow: ['tenant'] } } },
+  });
+  mcpTenant = await connectV2(tenantServer.body.url, { authorization: `Bearer ${jwt}` });
   const stepId = randomUUID();
   const workflowId = await publish(
     svc,
@@ -128,6 +134,7 @@ beforeAll(async () => {
 afterAll(async () => {
   guard?.stop();
   await mcp?.close();
+  await mcpTenant?.close();
   await Promise.all([svc?.close(), canary?.close(), redirector?.close()]);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   console.log(
@@ -220,6 +227,32 @@ const entryPoints: SsrfEntryPoint[] = [
       });
       expect(r.status, r.text).toBe(422);
       return { code: r.body.code, message: r.body.message };
+    },
+    expectedCode: (form: SsrfForm) => (form.host.startsWith('[') ? 'invalid_request' : 'egress_denied'),
+  },
+  {
+    name: 'MCP proxy_request_inlay, host from a crafted credential setting (user JWT only)',
+    async attempt(form) {
+      const created = await svc.call('POST', '/credentials', {
+        auth: jwt,
+        body: {
+          connector: 'tenant',
+          data: { apiKey: 'k-0123456789', host: form.host, port: String(form.port) },
+        },
+      });
+      if (created.status !== 201) return { code: created.body.code, message: created.body.message };
+      const r = (await mcpTenant.callTool({
+        name: 'proxy_request_inlay',
+        arguments: {
+          connectorId: 'tenant',
+          method: 'GET',
+          path: '/ssrf',
+          credentialId: created.body.data.credentialId,
+        },
+      })) as { isError?: boolean; content: { text: string }[] };
+      expect(r.isError, form.name).toBe(true);
+      const text = r.content[0]!.text;
+      return { code: /egress/i.test(text) ? 'egress_denied' : 'other', message: text };
     },
     expectedCode: (form: SsrfForm) => (form.host.startsWith('[') ? 'invalid_request' : 'egress_denied'),
   },
