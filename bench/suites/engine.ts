@@ -295,7 +295,7 @@ async function throughput(
 }
 
 /**
- * Issue 20's topology: a webhook POSTed to an API node that runs no work, with the rate limiter on as deployed
+ * The deployed topology: a webhook POSTed to an API node that runs no work, with the rate limiter on as deployed
  * (batched PostgreSQL counters; quotas out of reach), its run taken by one of the two `inlay worker` processes
  * already polling at the default interval and woken by the enqueue's NOTIFY. One call at a time, 100 ms apart:
  * from the bench sending the webhook to the run's `stopped_at` (PostgreSQL's clock, the same machine's).

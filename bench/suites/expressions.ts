@@ -6,7 +6,7 @@ import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
 
 const SUITE = 'expressions';
-/** The runaway of issue 13: in-thread it would hold the event loop for as long as it runs. */
+/** A runaway: in-thread it would hold the event loop for as long as it runs. */
 const RUNAWAY = '($f := function($n){ $n > 0 ? $f($n-1) : 0 }; $f(2000000))';
 /** The engine suite's transform, over the scope a run gives it. */
 const EXPRESSION = '{"n": steps.echo.body.body.n, "status": steps.echo.status}';

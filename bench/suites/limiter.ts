@@ -99,7 +99,7 @@ export const LIMITER_ROUNDS = { quick: [1.5, 2], full: [3, 6] } as const;
 
 /**
  * A service with a limiter against one without, in alternating rounds: its throughput (the paired ratio, with
- * issue 20's target when `target`) and its own CPU per request (steadier on a busy machine).
+ * the limiter's target when `target`) and its own CPU per request (steadier on a busy machine).
  */
 export async function limiterAgainstNone(o: {
   suite: string;

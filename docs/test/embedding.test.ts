@@ -299,7 +299,7 @@ describe.skipIf(skip)('embedding from outside the repository (docs/embedding.md)
   }, 180_000);
 
   it('type-checks strictly with skipLibCheck off: the browser without Node, the backend without the DOM', async () => {
-    // Besides the page's files: issue 16's "Types", each a compile error if it did not hold.
+    // Besides the page's files: the "Types" the page promises, each a compile error if it did not hold.
     await writeFile(join(app, 'src/inlay-types.ts'), TYPE_CHECKS);
     await writeFile(join(app, 'classic.ts'), CLASSIC);
     await writeFile(join(app, 'tsconfig.classic.json'), JSON.stringify(CLASSIC_TSCONFIG));

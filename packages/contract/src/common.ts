@@ -5,7 +5,7 @@ export const API_VERSIONS = ['2025-09'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 export const CURRENT_API_VERSION: ApiVersion = API_VERSIONS[0];
 
-/** Size limits shared by every request schema (issue 9: arrays and strings have maximum sizes). */
+/** Size limits shared by every request schema: every array and string has a maximum size. */
 export const LIMITS = {
   name: 255,
   text: 2_000,

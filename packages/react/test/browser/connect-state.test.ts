@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Issue 16's OAuth states and issue 17's trigger sentence in Chromium, against the real service and a local
+// The OAuth states and the trigger sentence in Chromium, against the real service and a local
 // OAuth 2.0 provider, in light and dark, at 1280 px and 375 px, in English and Japanese: the "finish in the
 // window that opened" hint with Reopen and Cancel (Next held until the account is connected), the one-click
 // notice before the blocked-popup redirect, the confirmation after install, and the card's "When a new

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-// Issue 17 "Where triggers show": a card whose workflow starts on an event in an app says so in a sentence,
-// in the user's language; and issue 16's confirmation after an install, announced in that card.
+// Where triggers show: a card whose workflow starts on an event in an app says so in a sentence, in the
+// user's language; and the confirmation after an install, announced in that card.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';

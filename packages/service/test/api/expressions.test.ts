@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executionSteps, executions } from '../../src/store/schema.ts';
 
-// The expression from issue 13: JSONata evaluates it in microtasks, so in-thread it never yields to a timer.
+// A runaway: JSONata evaluates it in microtasks, so in-thread it never yields to a timer.
 const RUNAWAY = '($f := function($n){ $n > 0 ? $f($n-1) : 0 }; $f(2000000))';
 // Builds a hundred thousand small objects: the heap grows step by step past the budget.
 const HOG = '$count($map([1..2000000], function($v){ {"a": [1..50], "b": $string($v)} }))';

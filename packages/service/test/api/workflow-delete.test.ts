@@ -109,7 +109,7 @@ describe('DELETE /workflows/{workflowId}', () => {
     expect(await rowsOf(id)).toEqual({ workflow: [], versions: [] });
   });
 
-  it('unblocks the delete of its integration (issue 19: the dead end)', async () => {
+  it('unblocks the delete of its integration (no dead end)', async () => {
     const integ = await svc.call('POST', '/integrations', { auth: s.apiKey, body: { name: 'Short-lived' } });
     const integrationId = integ.body.integrationId as string;
     const id = await newWorkflow(s.apiKey, integrationId);
