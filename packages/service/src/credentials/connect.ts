@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { HttpProblem, notFound, unprocessable } from '../http/problem.ts';
 import { checkBoundFields, checkFilledBaseUrl } from './bound-fields.ts';
 import { checkCredentialFields } from './credential-fields.ts';
-import type { CredentialRow } from './credential-service.ts';
+import type { CredentialRow } from './credential-row.ts';
 import { shortReason } from './credentials.ts';
 
 /**

@@ -5,12 +5,13 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { Logger } from '../logger.ts';
 import { credentials } from '../store/schema.ts';
 import type { Db, Tx } from '../store/store.ts';
+import type { CredentialRow } from './credential-row.ts';
 import { shortReason } from './credentials.ts';
 import { loadOAuthApp } from './oauth-apps.ts';
 import { type OAuthClient, type TokenSet, toOAuthError } from './oauth-client.ts';
 import { rowAad, type Vault } from './vault.ts';
 
-export type CredentialRow = typeof credentials.$inferSelect;
+export type { CredentialRow };
 
 /** A credential ready for the connector runtime: secrets in memory only. */
 export interface ResolvedCredential {

@@ -2,7 +2,7 @@ import type { Credential } from '@inlay/contract';
 import { and, asc, desc, eq, getTableColumns, lt } from 'drizzle-orm';
 import { credentials, users } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
-import type { CredentialRow } from './credential-service.ts';
+import type { CredentialRow } from './credential-row.ts';
 import { STATE_TTL_MS } from './oauth-states.ts';
 
 /** A credential as the API shows it: status and timestamps, never the sealed secret. */

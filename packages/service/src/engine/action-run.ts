@@ -1,7 +1,7 @@
 import type { StepError } from '@inlay/contract';
 import { listCredentials } from '../credentials/credentials.ts';
 import { RunCredentials } from './run-credentials.ts';
-import type { RunnerContext } from './runner.ts';
+import type { RunnerContext } from './runner-context.ts';
 import type { ExecutionRow, NewRun, RunStore } from './runs.ts';
 import { StepFailure } from './step-failure.ts';
 import { stepRecord } from './step-record.ts';

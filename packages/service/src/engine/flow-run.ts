@@ -1,7 +1,7 @@
 import type { AnyStep, ForEachStep, IfStep, Step, StepError } from '@inlay/contract';
 import { RunBudgetExceeded } from './run-budget.ts';
 import type { RunCredentials } from './run-credentials.ts';
-import type { RunnerContext } from './runner.ts';
+import type { RunnerContext } from './runner-context.ts';
 import type { Claim, ExecutionRow, NewStepRow, RecordedStep, RunStore } from './runs.ts';
 import { StepFailure } from './step-failure.ts';
 import { stepRecord } from './step-record.ts';

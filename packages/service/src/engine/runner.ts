@@ -7,6 +7,7 @@ import { ACTION_TRIGGER } from './action-run.ts';
 import { configValues } from './config-values.ts';
 import { FlowRun } from './flow-run.ts';
 import { RunCredentials } from './run-credentials.ts';
+import type { RunnerContext } from './runner-context.ts';
 import type { ExecutionRow, NewStepRow, RunStore } from './runs.ts';
 
 export interface RunOutcome {
@@ -63,7 +64,7 @@ const runPartsStatement = preparedPerDb<PartsRow>(
    where e.id = $1::uuid`,
 );
 
-export type RunnerContext = Pick<AppContext, 'db' | 'config' | 'connectors' | 'credentials'>;
+export type { RunnerContext };
 
 /**
  * Runs the steps of one claimed execution (see FlowRun) and records them as they end: a step that is not a

@@ -362,7 +362,8 @@ describe('the authorization code flow with PKCE', () => {
       expect(back.pathname).toBe('/oauth/callback/acme');
       const page = await callback(`${svc.url}${elsewhere}${back.search}`, 'application/json');
       expect(page.status).toBe(400);
-      expect((await page.json()).errors[0]).toMatchObject({ field: 'query.state', rule: 'callback' });
+      const problem = (await page.json()) as { errors: unknown[] };
+      expect(problem.errors[0]).toMatchObject({ field: 'query.state', rule: 'callback' });
       expect(await statusOf(credentialId)).toMatchObject({ status: 'pending' });
       // The state is spent: the right callback cannot complete it afterwards either.
       expect((await callback(back.href, 'application/json')).status).toBe(400);
@@ -586,12 +587,9 @@ describe('a refused refresh', () => {
     provider.revokeRefresh(first.oauth!.refreshToken!);
     const before = provider.tokenRequests.length;
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 50_000 });
-    let r: Awaited<ReturnType<typeof svc.call>>;
-    try {
-      r = await svc.call('POST', `/credentials/${id}/test?userId=alice`, { auth: apiKey });
-    } finally {
-      vi.useRealTimers();
-    }
+    const r = await svc
+      .call('POST', `/credentials/${id}/test?userId=alice`, { auth: apiKey })
+      .finally(() => vi.useRealTimers());
     expect(r.status, r.text).toBe(200);
     expect(r.body.data.status).toBe('needs_reconnect');
     expect(provider.tokenRequests.slice(before).map((t) => t.grantType)).toEqual(['refresh_token']);

@@ -1,0 +1,4 @@
+import type { AppContext } from '../context.ts';
+
+/** What running a workflow or an action needs of the service: the database, its settings, connectors, credentials. */
+export type RunnerContext = Pick<AppContext, 'db' | 'config' | 'connectors' | 'credentials'>;
