@@ -9,8 +9,8 @@ import { PgBossQueue } from './pgboss-queue.ts';
 import type { RunQueue } from './queue.ts';
 import { type Purged, purgeExpired } from './retention.ts';
 import { summarizeRuns } from './run-summary.ts';
-import type { RunnerContext } from './runner-context.ts';
 import { loadRunParts, type RunOutcome, runExecution } from './runner.ts';
+import type { RunnerContext } from './runner-context.ts';
 import { type ExecutionRow, type NewRun, RunLost, RunStore } from './runs.ts';
 import { fireDueSchedules, reschedule } from './scheduler.ts';
 

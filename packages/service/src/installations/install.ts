@@ -7,14 +7,9 @@ import { triggerColumns } from '../engine/triggers.ts';
 import { conflict, unprocessable } from '../http/problem.ts';
 import { credentials, installations, userWorkflows, workflows } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
+import { isUniqueViolation } from '../store/unique-violation.ts';
 import type { CompiledVersion, DefinitionCache } from '../workflows/definitions.ts';
 import { type InstallationRow, webhookAad } from './installations.ts';
-
-/** A PostgreSQL unique violation, however the driver wraps it. */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) if (e.code === '23505') return true;
-  return false;
-}
 
 /**
  * The workflows to install, at their current versions. They must be workflows of the account, all of one

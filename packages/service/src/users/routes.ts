@@ -8,13 +8,10 @@ import { requireApiKey } from '../http/auth.ts';
 import { conflict, notFound } from '../http/problem.ts';
 import { isUuid, parse } from '../http/validate.ts';
 import { users } from '../store/schema.ts';
+import { isUniqueViolation } from '../store/unique-violation.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { checkRefLength, resolveUser } from './resolve-user.ts';
 import { toUser } from './users.ts';
-
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string; cause?: { code?: string } })?.code === '23505' ||
-  (err as { cause?: { code?: string } })?.cause?.code === '23505';
 
 /** The user named by the path, checked against any `?userId=` that names one too. */
 export async function pathUser(ctx: AppContext, req: Request) {
