@@ -10,6 +10,7 @@ import express, { type Express } from 'express';
 import { type SandboxState, sandboxEnv, sandboxRouter, sandboxState } from './sandbox.ts';
 import { DEMO_USERS, seed } from './seed.ts';
 import { Sessions } from './session.ts';
+import { startingServer } from './starting.ts';
 import { type Deal, DemoStore } from './store.ts';
 import { HostWebhooks } from './webhooks.ts';
 
@@ -86,13 +87,16 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     const sandboxUrl = `http://${host}:${await listenOn(sandboxServer, opts.sandboxPort ?? 3002, host)}`;
 
     // 2. Acme CRM's port is bound now: Inlay's egress policy must open it for the account webhooks.
-    const demoServer = createServer();
+    // Until its handler exists it answers 503 with Retry-After: a reload during startup never hangs.
+    const demoPort = startingServer('Acme CRM');
+    const demoServer = demoPort.server;
     servers.push(demoServer);
     const url = `http://${host}:${await listenOn(demoServer, opts.port ?? 3000, host)}`;
 
     // 3. Inlay. The port is bound before the app exists, because its public URL is part of its config.
     const store = new DemoStore(dataDir);
-    const serviceServer = createServer();
+    const inlayPort = startingServer('Inlay');
+    const serviceServer = inlayPort.server;
     servers.push(serviceServer);
     const servicePort = await listenOn(serviceServer, opts.servicePort ?? 3001, host);
     const serviceUrl = `http://${host}:${servicePort}`;
@@ -116,7 +120,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     );
     const service = await createApp(config);
     cleanups.push(() => service.close());
-    serviceServer.on('request', service);
+    inlayPort.ready(service);
 
     const client = createServerClient({ baseUrl: serviceUrl, apiKey: store.apiKey });
     const { seeded } = await seed(client);
@@ -126,7 +130,6 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     // 4. Acme CRM itself.
     const sessions = new Sessions();
     const app = createHostApp({ store, sessions, client, serviceUrl, sandboxUrl, webhooks });
-    demoServer.on('request', app);
     if (opts.dev) {
       const { createServer: createVite } = await import('vite');
       const vite = await createVite({
@@ -146,6 +149,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       app.use(express.static(dist, { index: false }));
       app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(join(dist, 'index.html')));
     }
+    demoPort.ready(app);
     return {
       url,
       dataDir,

@@ -111,7 +111,11 @@ export const OAuthMessage = z.object({
   type: z.literal('inlay:oauth'),
   credentialId: Uuid,
   status: z.enum(CREDENTIAL_STATUSES),
-  reason: z.string().optional(),
+  reason: z.string().optional().meta({ description: "With `failed`: the provider's own words, for details" }),
+  code: z.string().optional().meta({
+    description:
+      "Additive. With `failed`: the provider's error code (`access_denied`, `invalid_request`...), else `failed`",
+  }),
 });
 export type OAuthMessage = z.infer<typeof OAuthMessage>;
 
