@@ -26,6 +26,8 @@ export interface DemoOptions {
   host?: string;
   /** Serve the frontend through Vite's dev middleware instead of the built `dist/`. */
   dev?: boolean;
+  /** Settles once the built frontend in `dist/` is current (a build running meanwhile); awaited before serving it. */
+  frontend?: Promise<unknown>;
   /** Extra service environment (DATABASE_URL, LOG_LEVEL, ...); `process.env` is not read. */
   env?: Record<string, string | undefined>;
 }
@@ -141,6 +143,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       cleanups.push(() => vite.close());
       app.use(vite.middlewares);
     } else {
+      await opts.frontend;
       const dist = join(APP_ROOT, 'dist');
       if (!existsSync(join(dist, 'index.html')))
         throw new Error(

@@ -1,3 +1,4 @@
+import { buildIfStale } from './build-if-stale.ts';
 import { startDemo } from './demo.ts';
 import { DEMO_USERS } from './seed.ts';
 
@@ -13,8 +14,12 @@ const port = (name: string, dflt: number) => {
 
 const dev = process.argv.includes('--dev');
 try {
+  // The frontend builds (when its sources changed) while the service starts.
+  const frontend = dev ? undefined : buildIfStale();
+  frontend?.catch(() => {});
   const demo = await startDemo({
     dev,
+    frontend,
     port: port('DEMO_PORT', 3000),
     servicePort: port('DEMO_INLAY_PORT', 3001),
     sandboxPort: port('DEMO_SANDBOX_PORT', 3002),
@@ -47,8 +52,10 @@ try {
       '',
     ].join('\n'),
   );
+  // Ctrl-C reaches every process of the terminal's group: this one stops cleanly, says so once, exits 0.
   const stop = async () => {
     await demo.close();
+    process.stdout.write('  Stopped.\n');
     process.exit(0);
   };
   process.once('SIGINT', stop);
