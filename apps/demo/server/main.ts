@@ -52,14 +52,18 @@ try {
       '',
     ].join('\n'),
   );
-  // Ctrl-C reaches every process of the terminal's group: this one stops cleanly, says so once, exits 0.
+  // Ctrl-C reaches every process of the terminal's group, and pnpm passes it on once more: this one stops once,
+  // says so in one line and exits 0 whatever else arrives meanwhile.
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     await demo.close();
     process.stdout.write('  Stopped.\n');
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 } catch (err) {
   const e = err as NodeJS.ErrnoException;
   if (e.code === 'EADDRINUSE')
