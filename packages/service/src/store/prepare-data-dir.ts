@@ -7,8 +7,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * The code of the thread that sets a new data folder up: a string run with `eval`, so the same thread starts from
- * the TypeScript sources and from the built package. It creates the database and applies the migrations, then
- * closes it; the service opens the ready folder after.
+ * the TypeScript sources and from the built package. It creates the database in memory, applies the migrations,
+ * and writes the result to the folder; the service opens the ready folder after.
  */
 const SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -16,8 +16,12 @@ const { PGlite } = require(workerData.pglite);
 const { drizzle } = require(workerData.drizzle);
 const { migrate } = require(workerData.migrator);
 (async () => {
-  const client = await PGlite.create(workerData.dataDir);
-  await migrate(drizzle(client), { migrationsFolder: workerData.migrations });
+  // Migrated in memory (each write to the folder is a synchronous file write), then written out in one go.
+  const memory = await PGlite.create();
+  await migrate(drizzle(memory), { migrationsFolder: workerData.migrations });
+  const dump = await memory.dumpDataDir('none');
+  await memory.close();
+  const client = await PGlite.create(workerData.dataDir, { loadDataDir: dump });
   await client.close();
 })().then(
   () => parentPort.postMessage({ ok: true }),
