@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Demo, startDemo } from '../server/demo.ts';
 import { startingServer } from '../server/starting.ts';
@@ -40,15 +41,25 @@ describe('a port whose handler is not ready', () => {
   });
 });
 
-describe('the demo while it starts', () => {
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe.skipIf(!existsSync(CHROMIUM))('the demo while it starts', () => {
   let demo: Demo | undefined;
   let dataDir: string | undefined;
+  let browser: Browser | undefined;
   afterAll(async () => {
+    await browser?.close();
     await demo?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('answers every request to its ports (503 until ready, then the app), never leaving one waiting', async () => {
+  it('answers every request to its ports (503 until ready, then the app); a page loaded meanwhile reloads into it', async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    });
+    const page = await browser.newPage();
+    let reloaded: Promise<string> | undefined;
     dataDir = mkdtempSync(join(tmpdir(), 'acme-crm-starting-'));
     const [port, servicePort] = [await freePort(), await freePort()];
     const started = startDemo({
@@ -72,6 +83,13 @@ describe('the demo while it starts', () => {
         });
         await r.arrayBuffer();
         if (r.status === 503) expect(r.headers.get('retry-after')).toBe('1');
+        // A browser opening the demo while it starts: the "Starting…" page, which reloads into the login.
+        if (r.status === 503 && url.includes(`:${port}/`) && !reloaded)
+          reloaded = page.goto(`http://127.0.0.1:${port}/`).then(async () => {
+            const first = (await page.locator('h1').textContent()) ?? '';
+            await page.getByLabel('Username').waitFor({ timeout: 90_000 });
+            return first;
+          });
         seen.set(r.status, (seen.get(r.status) ?? 0) + 1);
         return r.status;
       } catch (err) {
@@ -100,5 +118,7 @@ describe('the demo while it starts', () => {
       JSON.stringify([...seen]),
     ).toBe(true);
     expect(seen.get(503) ?? 0).toBeGreaterThan(0);
+    expect(reloaded, 'the demo port answered 503 at least once').toBeDefined();
+    expect(await reloaded).toBe('Starting…');
   });
 });
