@@ -42,10 +42,10 @@ try {
       `  Inlay     ${demo.serviceUrl}   (API and OAuth callback)`,
       `  Console   ${demo.consoleUrl}   (the SaaS team's view: sign in with the API key below)`,
       `  API key   ${demo.apiKey}   (the demo account's; local to this machine)`,
-      `  Sandbox   ${demo.sandboxUrl}   (stand-in Slack, HubSpot and GitHub: see what they received)`,
+      `  Sandbox   ${demo.sandboxUrl}   (stand-in Slack, HubSpot, GitHub and a support desk: see what they received)`,
       `  Data      ${demo.dataDir}   (delete it to start over)`,
       ...(demo.seeded
-        ? ['  Seeded the demo account: 3 integrations, 6 workflows, users alice and bob.']
+        ? ['  Seeded the demo account: 4 integrations, 7 workflows, users alice and bob.']
         : []),
       '',
       '  Ctrl-C to stop.',

@@ -412,6 +412,15 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
         username: 'alice',
         data: { credentialId: slackCredentialId, connector: 'slack', status: 'needs_reconnect' },
       });
+    // ...and, for the installation that uses it, installation.needs_credential with code needs_reconnect.
+    await expect
+      .poll(() => demo.webhooks.notices.find((n) => n.type === 'installation.needs_credential'), {
+        timeout: 30_000,
+      })
+      .toMatchObject({
+        username: 'alice',
+        data: { code: 'needs_reconnect', credentialId: slackCredentialId },
+      });
     await page.getByTestId('host-notice').first().waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('host-notice').first().textContent()).toContain('Reconnect it in Settings');
     // The receiver really checks the signature: the same body with a forged one is refused.
@@ -630,7 +639,7 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
     await dialog.getByRole('radio', { checked: true }).waitFor();
     const github = await demo.client.credentials.list({ userId: 'alice', connector: 'github' });
     expect(github.map((c) => c.status)).toEqual(['connected']);
-    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
     // Connected accounts lists that one GitHub account, and nothing that needs reconnecting.
     expect(await page.getByRole('button', { name: /^Disconnect: GitHub/ }).count()).toBe(1);

@@ -1,4 +1,3 @@
-'use client';
 import { type Connector, inlayKeys, inlayQueries, type Workflow } from '@inlay/client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
