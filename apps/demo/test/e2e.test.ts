@@ -577,9 +577,13 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
     const [inst] = await demo.client.installations.list({ userId: 'alice', attention: 'true' });
     expect(inst).toMatchObject({ credentialIds: {}, attention: { code: 'needs_credential' } });
     await expect
-      .poll(() => demo.webhooks.notices.find((n) => n.type === 'installation.needs_credential'), {
-        timeout: 30_000,
-      })
+      .poll(
+        () =>
+          demo.webhooks.notices.find(
+            (n) => n.type === 'installation.needs_credential' && n.data.code === 'needs_credential',
+          ),
+        { timeout: 30_000 },
+      )
       .toMatchObject({ username: 'alice', data: { code: 'needs_credential', connector: 'slack' } });
     await screenshot(page, 'needs-credential');
 
