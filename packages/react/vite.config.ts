@@ -10,8 +10,14 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     target: 'es2022',
-    lib: { entry: 'src/index.ts', formats: ['es'] },
+    // `client.ts` is the `react-server` entry: the only module with a "use client" directive.
+    lib: { entry: ['src/index.ts', 'src/client.ts'], formats: ['es'] },
     rollupOptions: {
+      // The one directive is `client.ts`'s, kept on purpose for React Server Components bundlers.
+      onLog(level, log, handler) {
+        if (log.code === 'MODULE_LEVEL_DIRECTIVE' && log.id?.endsWith('/src/client.ts')) return;
+        handler(level, log);
+      },
       external: [/^@inlay\//, /^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\//],
       output: {
         preserveModules: true,

@@ -10,6 +10,7 @@ import express, { type Express } from 'express';
 import { type SandboxState, sandboxEnv, sandboxRouter, sandboxState } from './sandbox.ts';
 import { DEMO_USERS, seed } from './seed.ts';
 import { Sessions } from './session.ts';
+import { startingServer } from './starting.ts';
 import { type Deal, DemoStore } from './store.ts';
 import { HostWebhooks } from './webhooks.ts';
 
@@ -25,6 +26,8 @@ export interface DemoOptions {
   host?: string;
   /** Serve the frontend through Vite's dev middleware instead of the built `dist/`. */
   dev?: boolean;
+  /** Settles once the built frontend in `dist/` is current (a build running meanwhile); awaited before serving it. */
+  frontend?: Promise<unknown>;
   /** Extra service environment (DATABASE_URL, LOG_LEVEL, ...); `process.env` is not read. */
   env?: Record<string, string | undefined>;
 }
@@ -86,13 +89,16 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     const sandboxUrl = `http://${host}:${await listenOn(sandboxServer, opts.sandboxPort ?? 3002, host)}`;
 
     // 2. Acme CRM's port is bound now: Inlay's egress policy must open it for the account webhooks.
-    const demoServer = createServer();
+    // Until its handler exists it answers 503 with Retry-After: a reload during startup never hangs.
+    const demoPort = startingServer('Acme CRM');
+    const demoServer = demoPort.server;
     servers.push(demoServer);
     const url = `http://${host}:${await listenOn(demoServer, opts.port ?? 3000, host)}`;
 
     // 3. Inlay. The port is bound before the app exists, because its public URL is part of its config.
     const store = new DemoStore(dataDir);
-    const serviceServer = createServer();
+    const inlayPort = startingServer('Inlay');
+    const serviceServer = inlayPort.server;
     servers.push(serviceServer);
     const servicePort = await listenOn(serviceServer, opts.servicePort ?? 3001, host);
     const serviceUrl = `http://${host}:${servicePort}`;
@@ -116,7 +122,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     );
     const service = await createApp(config);
     cleanups.push(() => service.close());
-    serviceServer.on('request', service);
+    inlayPort.ready(service);
 
     const client = createServerClient({ baseUrl: serviceUrl, apiKey: store.apiKey });
     const { seeded } = await seed(client);
@@ -126,7 +132,6 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
     // 4. Acme CRM itself.
     const sessions = new Sessions();
     const app = createHostApp({ store, sessions, client, serviceUrl, sandboxUrl, webhooks });
-    demoServer.on('request', app);
     if (opts.dev) {
       const { createServer: createVite } = await import('vite');
       const vite = await createVite({
@@ -138,6 +143,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       cleanups.push(() => vite.close());
       app.use(vite.middlewares);
     } else {
+      await opts.frontend;
       const dist = join(APP_ROOT, 'dist');
       if (!existsSync(join(dist, 'index.html')))
         throw new Error(
@@ -146,6 +152,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       app.use(express.static(dist, { index: false }));
       app.get(/^(?!\/api\/).*/, (_req, res) => res.sendFile(join(dist, 'index.html')));
     }
+    demoPort.ready(app);
     return {
       url,
       dataDir,

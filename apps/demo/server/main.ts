@@ -1,3 +1,4 @@
+import { buildIfStale } from './build-if-stale.ts';
 import { startDemo } from './demo.ts';
 import { DEMO_USERS } from './seed.ts';
 
@@ -13,8 +14,12 @@ const port = (name: string, dflt: number) => {
 
 const dev = process.argv.includes('--dev');
 try {
+  // The frontend builds (when its sources changed) while the service starts.
+  const frontend = dev ? undefined : buildIfStale();
+  frontend?.catch(() => {});
   const demo = await startDemo({
     dev,
+    frontend,
     port: port('DEMO_PORT', 3000),
     servicePort: port('DEMO_INLAY_PORT', 3001),
     sandboxPort: port('DEMO_SANDBOX_PORT', 3002),
@@ -37,22 +42,28 @@ try {
       `  Inlay     ${demo.serviceUrl}   (API and OAuth callback)`,
       `  Console   ${demo.consoleUrl}   (the SaaS team's view: sign in with the API key below)`,
       `  API key   ${demo.apiKey}   (the demo account's; local to this machine)`,
-      `  Sandbox   ${demo.sandboxUrl}   (stand-in Slack, HubSpot and GitHub: see what they received)`,
+      `  Sandbox   ${demo.sandboxUrl}   (stand-in Slack, HubSpot, GitHub and a support desk: see what they received)`,
       `  Data      ${demo.dataDir}   (delete it to start over)`,
       ...(demo.seeded
-        ? ['  Seeded the demo account: 3 integrations, 6 workflows, users alice and bob.']
+        ? ['  Seeded the demo account: 4 integrations, 7 workflows, users alice and bob.']
         : []),
       '',
       '  Ctrl-C to stop.',
       '',
     ].join('\n'),
   );
+  // Ctrl-C reaches every process of the terminal's group, and pnpm passes it on once more: this one stops once,
+  // says so in one line and exits 0 whatever else arrives meanwhile.
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     await demo.close();
+    process.stdout.write('  Stopped.\n');
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 } catch (err) {
   const e = err as NodeJS.ErrnoException;
   if (e.code === 'EADDRINUSE')

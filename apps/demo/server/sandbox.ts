@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { escapeHtml, page } from './html.ts';
+import { SUPPORT_DESK, type SupportTicket, supportDeskApi } from './support-desk.ts';
 
 /**
  * Stand-ins for Slack, HubSpot and GitHub, so the demo works offline: one OAuth 2.0 provider per app (with a
@@ -30,6 +31,8 @@ export interface SandboxState {
     polledAt?: string;
   };
   github: { issues: Record<string, unknown>[]; comments: Record<string, unknown>[] };
+  /** The support desk (API key, no OAuth): the tickets it received. */
+  desk: { tickets: SupportTicket[] };
   /** Tokens this sandbox issued, kept with the rest so connections survive a restart. */
   oauth: { accessTokens: Record<string, Grant>; refreshTokens: Record<string, Grant> };
 }
@@ -53,6 +56,7 @@ export function sandboxState(): SandboxState {
     },
     hubspot: { contacts: [], deals: [] },
     github: { issues: [], comments: [] },
+    desk: { tickets: [] },
     oauth: { accessTokens: {}, refreshTokens: {} },
   };
 }
@@ -66,6 +70,8 @@ export function sandboxEnv(origin: string): Record<string, string> {
     env[`INLAY_CONNECTOR_${id}_AUTHORIZE_URL`] = `${origin}/${app}/oauth/authorize`;
     env[`INLAY_CONNECTOR_${id}_TOKEN_URL`] = `${origin}/${app}/oauth/token`;
   }
+  // The support desk signs in with an API key: only its API moves here.
+  env.INLAY_CONNECTOR_FRESHDESK_BASE_URL = `${origin}/freshdesk/api`;
   return env;
 }
 
@@ -205,6 +211,7 @@ export function sandboxRouter(state: SandboxState = sandboxState(), onChange: ()
   r.use('/slack/api', slackApi(state));
   r.use('/hubspot/api', hubspotApi(state));
   r.use('/github/api', githubApi(state));
+  r.use('/freshdesk/api', supportDeskApi(state.desk.tickets));
   return r;
 }
 
@@ -458,6 +465,14 @@ function homePage(state: SandboxState): string {
         `<li><b>${escapeHtml(String(i.repo))}#${i.number}</b> ${escapeHtml(String(i.title))}<pre>${escapeHtml(String(i.body ?? ''))}</pre></li>`,
     )
     .join('');
+  const desk = state.desk.tickets
+    .slice()
+    .reverse()
+    .map(
+      (t) =>
+        `<li><b>#${t.id}</b> ${escapeHtml(t.subject)} <span>${escapeHtml(t.email)}</span> <time>${t.created_at}</time></li>`,
+    )
+    .join('');
   const tokens = Object.entries(state.oauth.accessTokens)
     .map(
       ([token, g]) =>
@@ -470,7 +485,7 @@ function homePage(state: SandboxState): string {
     .join('');
   return page(
     'Sandbox apps',
-    `<h1>Sandbox: stand-in Slack, HubSpot and GitHub</h1>
+    `<h1>Sandbox: stand-in Slack, HubSpot, GitHub and a support desk</h1>
      <p>These are fake apps that run on your machine so the demo works offline. Nothing here reaches the real services.</p>
      <section id="slack"><h2>Slack: messages received</h2><ul>${slack || '<li class="empty">No messages yet</li>'}</ul></section>
      <section id="hubspot"><h2>HubSpot: contacts</h2>
@@ -484,6 +499,10 @@ function homePage(state: SandboxState): string {
        <ul>${contacts || '<li class="empty">No contacts yet</li>'}</ul>
        <h3>HubSpot: deals</h3><ul id="hubspot-deals">${deals || '<li class="empty">No deals yet</li>'}</ul></section>
      <section id="github"><h2>GitHub: issues received</h2><ul>${issues || '<li class="empty">No issues yet</li>'}</ul></section>
+     <section id="desk"><h2>Support desk (Freshdesk stand-in): tickets received</h2>
+       <p>Connect it with an API key instead of OAuth: helpdesk domain <code>${SUPPORT_DESK.domain}</code>, API key
+       <code>${SUPPORT_DESK.apiKey}</code>.</p>
+       <ul>${desk || '<li class="empty">No tickets yet</li>'}</ul></section>
      <section id="tokens"><h2>Access tokens issued to Acme CRM</h2>
        <p>Revoking one is what a user does in the real app's settings: that consent's tokens stop working (a
        refresh cannot save it), the next run fails and the widget asks the user to reconnect.</p>

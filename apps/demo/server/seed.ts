@@ -15,6 +15,7 @@ const STEP = {
   slackLead: '6f0c1a52-3b7e-4d1a-9a51-0d9b1c2e3f04',
   slackWon: '6f0c1a52-3b7e-4d1a-9a51-0d9b1c2e3f05',
   hubspotFollowUp: '6f0c1a52-3b7e-4d1a-9a51-0d9b1c2e3f06',
+  deskTicket: '6f0c1a52-3b7e-4d1a-9a51-0d9b1c2e3f07',
 };
 
 /**
@@ -35,7 +36,7 @@ const channelField = (stepId: string) => ({
 });
 
 interface SeedWorkflow {
-  integration: 'Slack' | 'HubSpot' | 'GitHub';
+  integration: 'Slack' | 'HubSpot' | 'GitHub' | 'Support desk';
   name: string;
   description: string;
   definition: WorkflowDefinitionInput;
@@ -182,12 +183,36 @@ export const DEMO_WORKFLOWS: SeedWorkflow[] = [
       ],
     },
   },
+  {
+    integration: 'Support desk',
+    name: 'Open an onboarding ticket for won deals',
+    description: 'Opens a ticket in the support desk (connected with an API key) for each deal won.',
+    definition: {
+      trigger: { type: 'event', event: 'deal.won' },
+      steps: [
+        {
+          id: STEP.deskTicket,
+          connector: 'freshdesk',
+          action: 'create_ticket',
+          input: {
+            email: '{{ trigger.contactEmail }}',
+            name: '{{ trigger.contactName }}',
+            subject: 'Onboarding: {{ trigger.company }}',
+            description:
+              'The deal {{ trigger.name }} ({{ trigger.amount }} USD) was won. Welcome them aboard.',
+          },
+        },
+      ],
+      config: [],
+    },
+  },
 ];
 
 const CONNECTOR: Record<SeedWorkflow['integration'], string> = {
   Slack: 'slack',
   HubSpot: 'hubspot',
   GitHub: 'github',
+  'Support desk': 'freshdesk',
 };
 
 const ignoreConflict = (err: unknown) => {

@@ -14,7 +14,12 @@ export interface HostNotice {
   receivedAt: string;
 }
 
-const EVENTS = ['credential.needs_reconnect', 'credential.connected', 'execution.failed'] as const;
+const EVENTS = [
+  'credential.needs_reconnect',
+  'credential.connected',
+  'execution.failed',
+  'installation.needs_credential',
+] as const;
 
 /**
  * Acme CRM's account-webhook receiver: registers `url` with Inlay once (the `whsec_…` secret is shown once,
@@ -34,7 +39,8 @@ export class HostWebhooks {
   async register(url: string): Promise<void> {
     const known = this.store.webhook;
     const endpoints = await this.client.webhookEndpoints.list();
-    if (known?.url === url && endpoints.some((e) => e.webhookEndpointId === known.endpointId)) return;
+    const same = endpoints.find((e) => e.webhookEndpointId === known?.endpointId);
+    if (known?.url === url && same && EVENTS.every((e) => same.events.includes(e))) return;
     for (const e of endpoints)
       if (e.url === known?.url) await this.client.webhookEndpoints.delete(e.webhookEndpointId);
     const created = await this.client.webhookEndpoints.create({ url, events: [...EVENTS] });
@@ -88,5 +94,9 @@ function noticeText(e: WebhookPayload): string {
   if (e.type === 'credential.needs_reconnect')
     return `We emailed you: ${app} stopped accepting Acme CRM's access. Reconnect it in Settings → Integrations.`;
   if (e.type === 'credential.connected') return `${app} is connected.`;
+  if (e.type === 'installation.needs_credential')
+    return e.data.code === 'needs_credential'
+      ? `We emailed you: a workflow has no ${app} account any more. Choose one in Settings → Integrations.`
+      : `We emailed you: a workflow needs ${app} reconnected. Reconnect it in Settings → Integrations.`;
   return 'A workflow run failed: see Run history.';
 }

@@ -396,7 +396,11 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
     await nav(page, 'Settings → Integrations');
     const card = cardOf(page);
     await card.getByRole('button', { name: 'Reconnect Slack' }).waitFor({ timeout: 15_000 });
-    expect(await card.getByRole('status').textContent()).toMatch(/^Reconnect Slack/);
+    // In words, not the provider's code: the refused grant's own text sits in the collapsed details.
+    expect(await card.getByRole('status').first().textContent()).toContain(
+      'The Slack account of this workflow stopped working, so it cannot run. Reconnect Slack to continue.',
+    );
+    expect(await card.locator('.inlay-badge').textContent()).toBe('Needs reconnecting');
 
     // Acme CRM's backend received the signed credential.needs_reconnect (verified with verifyWebhook) and
     // "emailed" alice; the page shows that notice.
@@ -407,6 +411,15 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
       .toMatchObject({
         username: 'alice',
         data: { credentialId: slackCredentialId, connector: 'slack', status: 'needs_reconnect' },
+      });
+    // ...and, for the installation that uses it, installation.needs_credential with code needs_reconnect.
+    await expect
+      .poll(() => demo.webhooks.notices.find((n) => n.type === 'installation.needs_credential'), {
+        timeout: 30_000,
+      })
+      .toMatchObject({
+        username: 'alice',
+        data: { code: 'needs_reconnect', credentialId: slackCredentialId },
       });
     await page.getByTestId('host-notice').first().waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('host-notice').first().textContent()).toContain('Reconnect it in Settings');
@@ -538,5 +551,102 @@ describe.skipIf(!HAS_CHROMIUM)('Acme CRM in a real browser', () => {
       .toContain('Follow up with Grace Hopper (US Navy)');
     await screenshot(sandbox, 'sandbox-hubspot-deal');
     await sandbox.close();
+  });
+  it('12. disconnecting Slack asks first; the card then says Choose a Slack account; choosing one keeps #sales', async () => {
+    await nav(page, 'Settings → Integrations');
+    await page.getByRole('button', { name: /^Disconnect: Slack/ }).click();
+    const confirm = page.getByRole('alertdialog', { name: /^Disconnect Slack/ });
+    // The confirmation names the workflow that stops running.
+    expect(await confirm.textContent()).toContain(SLACK_WORKFLOW);
+    await screenshot(page, 'disconnect-confirm');
+    await confirm.getByRole('button', { name: 'Disconnect' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+
+    // The card no longer says Active: it says what it needs, and the API and the host agree.
+    const card = cardOf(page);
+    await expect
+      .poll(() => card.locator('.inlay-badge').textContent(), { timeout: 15_000 })
+      .toBe('Choose a Slack account');
+    expect(await card.getByRole('status').first().textContent()).toContain(
+      'No Slack account is chosen for this workflow, so it cannot run.',
+    );
+    const wf = (await demo.client.workflows.list({ userId: 'alice' })).find(
+      (w) => w.workflowId === slackWorkflowId,
+    )!;
+    expect(wf.attention).toMatchObject({ code: 'needs_credential', connector: 'slack' });
+    const [inst] = await demo.client.installations.list({ userId: 'alice', attention: 'true' });
+    expect(inst).toMatchObject({ credentialIds: {}, attention: { code: 'needs_credential' } });
+    await expect
+      .poll(
+        () =>
+          demo.webhooks.notices.find(
+            (n) => n.type === 'installation.needs_credential' && n.data.code === 'needs_credential',
+          ),
+        { timeout: 30_000 },
+      )
+      .toMatchObject({ username: 'alice', data: { code: 'needs_credential', connector: 'slack' } });
+    await screenshot(page, 'needs-credential');
+
+    // Choosing an account opens the settings at the accounts step; the saved channel is still chosen after.
+    await card.getByRole('button', { name: `Choose a Slack account: ${SLACK_WORKFLOW}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Settings of ${SLACK_WORKFLOW}` });
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      dialog.getByRole('button', { name: 'Connect with Slack' }).click(),
+    ]);
+    const closed = popup.waitForEvent('close', { timeout: 20_000 });
+    await popup.getByRole('button', { name: 'Allow' }).click();
+    await closed;
+    await dialog.getByRole('radio', { checked: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    const channel = dialog.getByLabel('Channel');
+    await channel.locator('option', { hasText: '#sales' }).waitFor({ state: 'attached' });
+    expect(await channel.inputValue()).toBe('C0SALES01');
+    await dialog.getByRole('button', { name: 'Next' }).click();
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => card.locator('.inlay-badge').textContent(), { timeout: 15_000 }).toBe('Active');
+    const after = await demo.client.installations.list({ userId: 'alice' });
+    expect(after.find((i) => i.workflowIds.includes(slackWorkflowId))).toMatchObject({ attention: null });
+    const before = (await demo.client.workflows.logs(slackWorkflowId, { userId: 'alice' })).length;
+    await createDeal(page, 'Wayne merger', 'Wayne');
+    expect(await latestRun(before)).toMatchObject({ status: 'succeeded', error: null });
+    await screenshot(page, 'account-chosen-again');
+  });
+
+  it('13. a denied GitHub consent says so in words and lists no account; allowing then yields exactly one', async () => {
+    const name = 'Open a GitHub issue for lost deals';
+    await nav(page, 'Settings → Integrations');
+    await page.getByRole('button', { name: `Install: ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Install ${name}` });
+    const consent = async (decision: 'Allow' | 'Deny') => {
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup'),
+        dialog.getByRole('button', { name: 'Connect with GitHub' }).click(),
+      ]);
+      const closed = popup.waitForEvent('close', { timeout: 20_000 });
+      await popup.getByRole('button', { name: decision }).click();
+      await closed;
+    };
+    await consent('Deny');
+    const alert = dialog.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.locator('p').first().textContent()).toBe(
+      'GitHub did not grant access, so nothing was connected. Try again and choose Allow.',
+    );
+    // The provider's code is in the collapsed details, never in the sentence.
+    expect(await alert.locator('details code').textContent()).toContain('access_denied');
+    expect(await demo.client.credentials.list({ userId: 'alice', connector: 'github' })).toEqual([]);
+    await screenshot(page, 'consent-denied');
+
+    await consent('Allow');
+    await dialog.getByRole('radio', { checked: true }).waitFor();
+    const github = await demo.client.credentials.list({ userId: 'alice', connector: 'github' });
+    expect(github.map((c) => c.status)).toEqual(['connected']);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Connected accounts lists that one GitHub account, and nothing that needs reconnecting.
+    expect(await page.getByRole('button', { name: /^Disconnect: GitHub/ }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /^Reconnect GitHub/ }).count()).toBe(0);
   });
 });

@@ -22,24 +22,21 @@ describe.skipIf(!HAS_CHROMIUM)('the demo’s start-up output', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'acme-crm-start-'));
-    child = spawn(
-      join(ROOT, 'node_modules', '.bin', 'tsx'),
-      ['--conditions=@inlay/source', 'server/main.ts'],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DEMO_PORT: '0',
-          DEMO_INLAY_PORT: '0',
-          DEMO_SANDBOX_PORT: '0',
-          DEMO_DATA_DIR: dataDir,
-          LOG_LEVEL: 'error',
-          // The shared test database's signing keys are sealed with the test suite's master key.
-          ...(process.env.DATABASE_URL ? { INLAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') } : {}),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    // As `pnpm start` runs it: node with tsx's loader, no wrapper process.
+    child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@inlay/source', 'server/main.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DEMO_PORT: '0',
+        DEMO_INLAY_PORT: '0',
+        DEMO_SANDBOX_PORT: '0',
+        DEMO_DATA_DIR: dataDir,
+        LOG_LEVEL: 'error',
+        // The shared test database's signing keys are sealed with the test suite's master key.
+        ...(process.env.DATABASE_URL ? { INLAY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') } : {}),
       },
-    );
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     exited = new Promise((r) => child!.once('exit', (code) => r(code)));
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
@@ -107,5 +104,7 @@ describe.skipIf(!HAS_CHROMIUM)('the demo’s start-up output', () => {
     // Ctrl-C (SIGINT) closes everything and exits cleanly.
     child!.kill('SIGINT');
     expect(await exited).toBe(0);
+    // One line says so, nothing else follows.
+    expect(output.trimEnd().endsWith('Ctrl-C to stop.\n  Stopped.')).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { LogEntry, Workflow } from '@inlay/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Demo, startDemo } from '../server/demo.ts';
+import { SUPPORT_DESK } from '../server/support-desk.ts';
 
 /**
  * Every seeded workflow, run for real against the sandbox apps, without a browser: the OAuth dance is done
@@ -118,7 +119,7 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('seeds the account once: integrations, six workflows with their triggers, alice and bob', async () => {
+  it('seeds the account once: integrations, seven workflows with their triggers, alice and bob', async () => {
     expect(demo.seeded).toBe(true);
     expect(workflows.map((w) => [w.integrationName, w.name, w.trigger.type, w.trigger.event]).sort()).toEqual(
       [
@@ -128,6 +129,7 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
         ['Slack', 'Celebrate won deals in Slack', 'event', 'deal.won'],
         ['Slack', 'Post new deals to Slack', 'event', 'deal.created'],
         ['Slack', 'Post website leads to Slack', 'webhook', undefined],
+        ['Support desk', 'Open an onboarding ticket for won deals', 'event', 'deal.won'],
       ],
     );
     expect((await demo.client.users.list()).map((u) => u.username).sort()).toEqual(['alice', 'bob']);
@@ -317,7 +319,7 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
     await demo.close();
     demo = await start();
     expect(demo.seeded).toBe(false);
-    expect(await demo.client.workflows.list({ userId: 'alice' })).toHaveLength(6);
+    expect(await demo.client.workflows.list({ userId: 'alice' })).toHaveLength(7);
     expect(demo.sandbox.slack.messages).toHaveLength(2);
     await signIn();
     const won = wf('Celebrate won deals in Slack');
@@ -329,5 +331,38 @@ describe('Acme CRM seeded workflows against the sandbox', () => {
       channel: 'C0DEALS02',
       text: 'Won: Pied Piper (7 USD)',
     });
+  });
+
+  it('Support desk: connected with an API key (a wrong one refused), a won deal opens a ticket', async () => {
+    const wrong = await demo.client.credentials
+      .create({ userId: 'alice', connector: 'freshdesk', data: { domain: 'acme', apiKey: 'not-the-key' } })
+      .catch((e: unknown) => e);
+    expect(wrong).toMatchObject({ status: 422 });
+    const desk = await demo.client.credentials.create({
+      userId: 'alice',
+      connector: 'freshdesk',
+      data: { domain: SUPPORT_DESK.domain, apiKey: SUPPORT_DESK.apiKey },
+    });
+    expect(desk).toMatchObject({ type: 'basic', status: 'connected', accountLabel: 'support@acme.test' });
+    const ticket = wf('Open an onboarding ticket for won deals');
+    await demo.client.installations.create({
+      userId: 'alice',
+      workflowIds: [ticket.workflowId],
+      credentialIds: { freshdesk: desk.credentialId },
+      values: [],
+    });
+    const created = await host('POST', '/deals', {
+      name: 'Pied Piper compression',
+      company: 'Pied Piper',
+      amount: 9000,
+      contactName: 'Richard Hendricks',
+      contactEmail: 'richard@piedpiper.test',
+    });
+    const closed = await host('POST', `/deals/${created.body.data.id}/won`);
+    const runId = closed.body.runs.flatMap((r: { executionIds: string[] }) => r.executionIds).find(Boolean);
+    expect(runId).toBeDefined();
+    await expect
+      .poll(() => demo.sandbox.desk.tickets.map((t) => [t.subject, t.email]), { timeout: 30_000 })
+      .toContainEqual(['Onboarding: Pied Piper', 'richard@piedpiper.test']);
   });
 });

@@ -5,7 +5,10 @@ export interface OAuthResult {
   credentialId: string;
   /** `connected`, `failed` or `expired`; `pending` only for `via: 'redirect'` (the page is leaving). */
   status: CredentialStatus;
+  /** With `failed`: the provider's own words, for details. */
   reason?: string;
+  /** With `failed` (from the popup): the provider's error code, such as `access_denied`. */
+  code?: string;
   /** What reported the result first. */
   via: 'message' | 'broadcast' | 'poll' | 'redirect';
 }
@@ -196,9 +199,15 @@ function waitForResult(
       } catch {}
       fn();
     };
-    const settle = (d: Pick<OAuthMessage, 'status' | 'reason'>, via: OAuthResult['via']) =>
+    const settle = (d: Pick<OAuthMessage, 'status' | 'reason' | 'code'>, via: OAuthResult['via']) =>
       finish(() =>
-        resolve({ credentialId, status: d.status, ...(d.reason ? { reason: d.reason } : {}), via }),
+        resolve({
+          credentialId,
+          status: d.status,
+          ...(d.reason ? { reason: d.reason } : {}),
+          ...(d.code ? { code: d.code } : {}),
+          via,
+        }),
       );
     const onMessage = (e: MessageEvent) => {
       if (e.origin === origin && isMessage(e.data, credentialId)) settle(e.data, 'message');

@@ -91,8 +91,8 @@ export function userRoutes(r: Request) {
       event: (body: RunEventBody) => r<RunResponse>('POST', '/run/event', { body }),
     },
     installations: {
-      /** `GET /installations` */
-      list: (q: UserScope = {}, o?: CallOptions) =>
+      /** `GET /installations`; `attention: 'true'` keeps those that need an account or a reconnect. */
+      list: (q: UserScope & { attention?: 'true' | 'false' } = {}, o?: CallOptions) =>
         unwrap(r<Data<Installation[]>>('GET', '/installations', { ...o, query: q })),
       /** `GET /installations/{installationId}` */
       get: (installationId: string, q: UserScope = {}, o?: CallOptions) =>

@@ -484,7 +484,8 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     const endpoints = (await api<{ data: { url: string; events: string[] }[] }>('GET', '/webhook-endpoints'))
       .data;
     const added = endpoints.find((e) => e.url === 'https://hooks.example.com/inlay');
-    expect(added?.events).toHaveLength(5);
+    expect(added?.events).toHaveLength(6);
+    expect(added?.events).toContain('installation.needs_credential');
     expect(added?.events).not.toContain('credential.deleted');
     await press(
       page,

@@ -111,7 +111,11 @@ export const OAuthMessage = z.object({
   type: z.literal('inlay:oauth'),
   credentialId: Uuid,
   status: z.enum(CREDENTIAL_STATUSES),
-  reason: z.string().optional(),
+  reason: z.string().optional().meta({ description: "With `failed`: the provider's own words, for details" }),
+  code: z.string().optional().meta({
+    description:
+      "Additive. With `failed`: the provider's error code (`access_denied`, `invalid_request`...), else `failed`",
+  }),
 });
 export type OAuthMessage = z.infer<typeof OAuthMessage>;
 
@@ -141,9 +145,14 @@ export const DeleteCredentialQuery = z.object({
   userId: UserRef.optional(),
   detach: z.enum(['true', 'false']).optional().meta({
     description:
-      'Delete even when installations use the credential: they lose it and their runs fail with `credential_missing` until one is chosen again',
+      'Default `false`. `true`: delete even when installations use the credential. They lose it: their `attention` reads `needs_credential`, an `installation.needs_credential` event is sent, and their runs fail with `credential_missing` until an account is chosen again',
   }),
 });
 
-/** The 409 of `DELETE /credentials/{id}` without `detach`: which installations use it. */
-export const CredentialInUse = z.object({ installationIds: z.array(Uuid) });
+/** The 409 of `DELETE /credentials/{id}` without `detach`: which installations, and which workflows, use it. */
+export const CredentialInUse = z.object({
+  installationIds: z.array(Uuid),
+  workflows: z
+    .array(z.object({ workflowId: Uuid, name: z.string() }))
+    .meta({ description: 'Additive. The workflows of those installations, by name' }),
+});

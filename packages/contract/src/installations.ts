@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IsoDateTime, LIMITS, UserRef, Uuid } from './common.ts';
 import { FIELD_TYPES } from './definition.ts';
+import { WorkflowAttention } from './workflows.ts';
 
 export const FieldValue = z.union([
   z.string().max(LIMITS.fieldValue),
@@ -47,6 +48,10 @@ export const Installation = z
       .url()
       .nullable()
       .meta({ description: 'Additive: secret URL that triggers the webhook workflows of this installation' }),
+    attention: WorkflowAttention.nullable().optional().meta({
+      description:
+        'Additive: `needs_credential` when an app its workflows call has no account chosen, `needs_reconnect` when a chosen credential is refused by its provider, else null. The same value as the `attention` of its workflows',
+    }),
   })
   .meta({ id: 'Installation' });
 export type Installation = z.infer<typeof Installation>;
@@ -87,6 +92,12 @@ export const UpdateInstallationBody = z
 export type UpdateInstallationBody = z.input<typeof UpdateInstallationBody>;
 
 export const InstallationsQuery = z.object({ userId: UserRef.optional() });
+export const ListInstallationsQuery = InstallationsQuery.extend({
+  attention: z.enum(['true', 'false']).optional().meta({
+    description:
+      'Additive. `true`: only installations whose `attention` is non-null (an app without an account, a credential to reconnect); default: all',
+  }),
+});
 export const DeleteInstallationQuery = z.object({
   userId: UserRef.optional(),
   deleteCredentials: z.enum(['true', 'false']).optional(),

@@ -49,6 +49,7 @@ import {
   DeleteInstallationQuery,
   Installation,
   InstallationsQuery,
+  ListInstallationsQuery,
   UpdateInstallationBody,
 } from './installations.ts';
 import { LogEntry, LogsQuery } from './logs.ts';
@@ -530,7 +531,7 @@ const ops: Record<string, Record<string, Op>> = {
       summary: 'List installations',
       tag: 'Installations',
       auth: 'user',
-      query: InstallationsQuery,
+      query: ListInstallationsQuery,
       ok: listOf(Installation),
     },
     post: {
@@ -864,7 +865,7 @@ const ops: Record<string, Record<string, Op>> = {
       ok: MessageResponse,
       problems: {
         '409':
-          'Installations use the credential: `installationIds` names them; delete with `?detach=true` to remove it from them',
+          'Installations use the credential: `installationIds` and `workflows` name them; delete with `?detach=true` to remove it from them (each then has `attention.code` `needs_credential` and an `installation.needs_credential` event is sent)',
       },
     },
   },

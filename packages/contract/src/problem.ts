@@ -54,6 +54,10 @@ export const Problem = z
       .array(z.string())
       .optional()
       .meta({ description: 'With a credential in use (409): the installations that use it' }),
+    workflows: z
+      .array(z.object({ workflowId: z.string(), name: z.string() }))
+      .optional()
+      .meta({ description: 'With a credential in use (409): the workflows of those installations, by name' }),
     workflowCount: z
       .number()
       .int()

@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   'execution.failed',
   'installation.created',
   'installation.deleted',
+  'installation.needs_credential',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -3,17 +3,35 @@ import { IsoDateTime, intQuery, LIMITS, Name, Text, UserRef, Uuid } from './comm
 import { WorkflowConnector } from './connectors.ts';
 import { ConfigField, TRIGGER_TYPES, WorkflowDefinition } from './definition.ts';
 
-/** What a user's workflow needs from them: a credential to reconnect, or a look at why its runs fail. */
+/** What `attention.code` can say, most urgent first. */
+export const ATTENTION_CODES = ['needs_credential', 'needs_reconnect', 'failing'] as const;
+
+/**
+ * What a user's workflow needs from them: an account chosen for an app, a credential to reconnect, or a look at
+ * why its runs fail.
+ */
 export const WorkflowAttention = z
   .object({
-    code: z.enum(['needs_reconnect', 'failing']),
+    code: z.enum(ATTENTION_CODES).meta({
+      description:
+        '`needs_credential`: no account of `connector` is chosen (its credential was deleted); `needs_reconnect`: the chosen one is refused by the provider; `failing`: the last 3 runs failed for another reason',
+    }),
+    connector: z.string().optional().meta({
+      description:
+        'Additive. With `needs_credential` and `needs_reconnect`: the app (connector machine name)',
+    }),
     credentialId: Uuid.optional().meta({
       description: 'With `needs_reconnect`: the credential to reconnect',
     }),
     since: IsoDateTime.meta({
-      description: 'When the credential began needing reconnection, or the first of the failed runs started',
+      description:
+        'When the credential began needing reconnection or the installation lost it, or the first of the failed runs started',
     }),
-    message: z.string(),
+    message: z.string().meta({ description: 'A sentence for a person: what happened and what to do' }),
+    detail: z.string().optional().meta({
+      description:
+        "Additive. The provider's or the run's own words (an OAuth error code, an HTTP error), for details",
+    }),
   })
   .meta({ id: 'WorkflowAttention' });
 export type WorkflowAttention = z.infer<typeof WorkflowAttention>;
@@ -48,7 +66,7 @@ export const Workflow = z
     installedVersion: z.number().int().nullable(),
     attention: WorkflowAttention.nullable().optional().meta({
       description:
-        'Additive, for a user: `needs_reconnect` when a credential of the installation needs reconnecting, `failing` when the last 3 runs failed for another reason, else null',
+        'Additive, for a user: `needs_credential` when an app the workflow calls has no account chosen, `needs_reconnect` when a credential of the installation needs reconnecting, `failing` when the last 3 runs failed for another reason, else null',
     }),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,

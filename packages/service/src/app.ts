@@ -43,6 +43,7 @@ import { jsonBody } from './http/json-body.ts';
 import { requestId } from './http/request-id.ts';
 import { requestLog } from './http/request-log.ts';
 import { requireJson } from './http/require-json.ts';
+import { announceNeedsOf } from './installations/announce-needs.ts';
 import { installationsRoutes } from './installations/routes.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { mcpEndpoint } from './mcp/endpoint.ts';
@@ -160,6 +161,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   );
   // Account webhooks: credential status changes become events; the dispatcher sends what is queued.
   ctx.credentials.onStatusChange(({ row }) => {
+    if (row.status === 'needs_reconnect') void announceNeedsOf(ctx, row);
     if (row.status !== 'connected' && row.status !== 'needs_reconnect') return;
     void ctx.events.emit(row.accountId, `credential.${row.status}`, {
       credentialId: row.id,

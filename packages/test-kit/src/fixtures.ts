@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { connectorUuid } from '@inlay/connectors';
 import type { WorkflowDefinitionInput } from '@inlay/contract';
-import { type Db, executionSteps, executions, installations, userWorkflows } from '@inlay/service/testing';
+import {
+  credentials,
+  type Db,
+  executionSteps,
+  executions,
+  installations,
+  userWorkflows,
+  workflowVersions,
+} from '@inlay/service/testing';
+import { and, eq } from 'drizzle-orm';
 import type { Service } from './service.ts';
 
 export const slackDefinition = (): WorkflowDefinitionInput => {
@@ -88,20 +97,50 @@ export async function tokenFor(svc: Service, apiKey: string, userId: string): Pr
   return r.body.token;
 }
 
-/** Installs a workflow for a user directly in the store (the install API is tested on its own). */
+/** Connectors whose steps run without an account: never given a stand-in credential. */
+const BUILT_INS = new Set(['transform', 'delay', 'http']);
+
+/**
+ * Installs a workflow for a user directly in the store (the install API is tested on its own). Each app its
+ * top-level steps call gets a stand-in credential that reads as `connected` (it holds no secret, so a run that
+ * calls the app fails), so the installation reads as ready; `credentials: false` leaves every app without one.
+ */
 export async function installDirect(
   db: Db,
   s: { accountId: string; userId: string; integrationId: string; workflowId: string },
-  opts: { active?: boolean; enabled?: boolean } = {},
+  opts: { active?: boolean; enabled?: boolean; credentials?: boolean } = {},
 ) {
   const id = randomUUID();
+  const credentialIds: Record<string, string> = {};
+  if (opts.credentials !== false) {
+    const [v] = await db
+      .select({ definition: workflowVersions.definition })
+      .from(workflowVersions)
+      .where(and(eq(workflowVersions.workflowId, s.workflowId), eq(workflowVersions.version, 1)));
+    const steps = ((v?.definition as { steps?: { connector?: string }[] } | undefined)?.steps ?? []).flatMap(
+      (step) => (step.connector && !BUILT_INS.has(step.connector) ? [step.connector] : []),
+    );
+    for (const connector of new Set(steps)) {
+      const credentialId = randomUUID();
+      await db.insert(credentials).values({
+        id: credentialId,
+        accountId: s.accountId,
+        userId: s.userId,
+        connector,
+        name: `${connector} (stand-in)`,
+        type: 'apiKey',
+        status: 'connected',
+      });
+      credentialIds[connector] = credentialId;
+    }
+  }
   await db.insert(installations).values({
     id,
     accountId: s.accountId,
     userId: s.userId,
     integrationId: s.integrationId,
     enabled: opts.enabled ?? true,
-    credentialIds: {},
+    credentialIds,
     formData: [],
   });
   await db.insert(userWorkflows).values({

@@ -44,6 +44,7 @@ export function OverviewPage() {
         {stats.error ? <ErrorText error={stats.error} /> : null}
         {stats.data ? <StatsView stats={stats.data} /> : <p className="loading">Loading…</p>}
       </section>
+      <NeedsAccount />
       <NeedsReconnect />
       <FailingDeliveries />
     </>
@@ -91,6 +92,40 @@ function StatsView({ stats }: { stats: ExecutionStats }) {
         </Table>
       )}
     </>
+  );
+}
+
+/**
+ * Installations that cannot run for want of an account (`GET /installations?attention=true`): no account chosen
+ * for an app, or a chosen one the provider refuses. The same `attention` the widget's cards show.
+ */
+function NeedsAccount() {
+  const { client } = useConsole();
+  const q = useQuery({
+    queryKey: ['needs-account'],
+    queryFn: () => client.installations.list({ attention: 'true' }),
+  });
+  const workflows = useQuery({ queryKey: ['workflows'], queryFn: () => client.workflows.listAll() });
+  const names = new Map(workflows.data?.map((w) => [w.workflowId, w.name]));
+  return (
+    <section aria-labelledby="needs-account-h" className="card">
+      <h2 id="needs-account-h">Installations that cannot run</h2>
+      <QueryState query={q} empty="None: every installation has a working account for each app." />
+      {q.data?.length ? (
+        <Table labelledBy="needs-account-h" columns={['User', 'Workflows', 'What it needs', 'Since (UTC)']}>
+          {q.data.map((i) => (
+            <tr key={i.installationId}>
+              <td>
+                <Link to={`/users/${i.userId}`}>{i.userId}</Link>
+              </td>
+              <td>{i.workflowIds.map((id) => names.get(id) ?? id).join(', ')}</td>
+              <td>{i.attention?.message}</td>
+              <td>{i.attention ? formatTime(i.attention.since) : '—'}</td>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
+    </section>
   );
 }
 

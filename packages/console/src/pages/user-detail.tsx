@@ -61,7 +61,9 @@ export function UserDetail({ userId }: { userId: string }) {
             <tr key={i.installationId}>
               <td>{formatTime(i.installedAt)}</td>
               <td>{i.workflowIds.map((id) => names.get(id) ?? id).join(', ')}</td>
-              <td>{i.enabled ? 'enabled' : 'disabled'}</td>
+              <td>
+                {i.attention ? <strong>{i.attention.message}</strong> : i.enabled ? 'enabled' : 'disabled'}
+              </td>
             </tr>
           ))}
         </Table>

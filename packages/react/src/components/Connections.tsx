@@ -9,7 +9,7 @@ import { Dialog } from './Dialog.tsx';
 import { KeyForm } from './KeyForm.tsx';
 import { OAuthNotice } from './OAuthNotice.tsx';
 import { Root } from './Root.tsx';
-import { ErrorMessage, ErrorState, Icon, Skeleton } from './States.tsx';
+import { ErrorMessage, ErrorState, Icon, oauthFailure, Skeleton } from './States.tsx';
 
 // Keyboard users keep their place: a form that replaces a card's actions takes the focus, and the actions
 // take it back when the form closes (`back` names that card).
@@ -46,10 +46,19 @@ export function Connections({ className }: ConnectionsProps) {
   const reconnect = (cred: Credential) =>
     signIn
       .start(cred.connector, { credentialId: cred.credentialId })
+      .then((r) => {
+        if (r.status !== 'connected' && r.via !== 'redirect')
+          fail(cred)(oauthFailure(t, app(cred)?.name ?? cred.name, r));
+      })
       .catch((e: unknown) => {
         if (!(e instanceof OAuthError && (e.code === 'aborted' || e.code === 'popup_blocked'))) fail(cred)(e);
       })
       .finally(c.refresh);
+
+  // The workflows the account being disconnected runs, named in the confirmation.
+  const confirmWorkflows =
+    c.data?.find((x) => x.credential.credentialId === confirm?.credentialId)?.workflows.map((w) => w.name) ??
+    [];
 
   const saveName = (e: FormEvent, cred: Credential) => {
     e.preventDefault();
@@ -126,7 +135,7 @@ export function Connections({ className }: ConnectionsProps) {
                   }
                 }}
               >
-                {cred.status === 'needs_reconnect' && app(cred) && (
+                {cred.status !== 'connected' && app(cred) && (
                   <button
                     type="button"
                     className="inlay-button inlay-button-primary"
@@ -183,7 +192,11 @@ export function Connections({ className }: ConnectionsProps) {
             <h2 id={`${id}-ct`} className="inlay-dialog-title">
               {t('disconnectTitle', { name: confirm.name })}
             </h2>
-            <p id={`${id}-cd`}>{t('disconnectBody')}</p>
+            <p id={`${id}-cd`}>
+              {confirmWorkflows.length
+                ? t('disconnectUsedBy', { workflows: confirmWorkflows.join(', ') })
+                : t('disconnectBody')}
+            </p>
             {failed?.[0] === confirm.credentialId && <ErrorMessage error={failed[1]} />}
             <div className="inlay-dialog-footer">
               <button type="button" className="inlay-button" data-autofocus onClick={() => setConfirm(null)}>

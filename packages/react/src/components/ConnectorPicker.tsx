@@ -5,7 +5,7 @@ import { useInlay } from '../hooks/useInlay.ts';
 import { useOAuthSignIn } from '../hooks/useOAuthSignIn.ts';
 import { KeyForm } from './KeyForm.tsx';
 import { OAuthNotice } from './OAuthNotice.tsx';
-import { ErrorMessage, ErrorState, Icon } from './States.tsx';
+import { ErrorMessage, ErrorState, Icon, oauthFailure } from './States.tsx';
 
 export interface ConnectorPickerProps {
   connector: Connector;
@@ -93,7 +93,7 @@ export function ConnectorPicker({
       .then(
         (r) => {
           if (r.status === 'connected') connected(r.credentialId);
-          else if (r.via !== 'redirect') setFormError(r.reason ?? r.status);
+          else if (r.via !== 'redirect') setFormError(oauthFailure(t, connector.name, r));
         },
         (e: unknown) => {
           // Cancel (here or in the blocked notice) is the user's choice, not an error.

@@ -1,4 +1,3 @@
-'use client';
 import type { ExecutionStatus, LogEntry } from '@inlay/client';
 import { Fragment, useId, useState } from 'react';
 import { useInlay } from '../hooks/useInlay.ts';

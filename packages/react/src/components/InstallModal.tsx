@@ -1,4 +1,3 @@
-'use client';
 import {
   type ConfigField,
   type Connector,
@@ -115,13 +114,19 @@ export function InstallModal(props: InstallModalProps) {
   // Prefill: the installation being edited, or the progress kept across the OAuth redirect fallback.
   useEffect(() => {
     if (!open || ready || !w || (editing && !installations.data)) return;
+    // Which step editing starts at depends on the apps that need an account: wait for the catalog.
+    if (w.connectors.length && !catalog.data) return;
     const v: Values = {};
     const c: Record<string, string | undefined> = {};
     for (const f of w.config) if (f.default !== undefined) v[f.name] = fromValue(f.default);
     const inst = editing ? installations.data?.find((i) => i.installationId === editing) : undefined;
     if (inst) {
-      // Editing starts where changes are made; the accounts stay one Back away.
-      if (w.config.length) setStep('configure');
+      // Editing starts where changes are made; the accounts stay one Back away, unless an app has no usable
+      // account: then it starts there, with the saved values kept for the steps after.
+      const lacksAccount =
+        w.attention?.code === 'needs_credential' || w.attention?.code === 'needs_reconnect';
+      if (lacksAccount && needed.length) setStep('connect');
+      else if (w.config.length) setStep('configure');
       Object.assign(c, inst.credentialIds);
       for (const fd of inst.formData)
         if (fd.workflowId === w.workflowId) for (const f of fd.fields) v[f.name] = fromValue(f.value);
@@ -136,14 +141,16 @@ export function InstallModal(props: InstallModalProps) {
         else
           setErrors((p) => ({
             ...p,
-            [`cred:${back.connector}`]: t('connectFailed', { reason: cred.statusReason ?? cred.status }),
+            [`cred:${back.connector}`]: t('oauthFailed', {
+              app: needed.find((n) => n.id === back.connector)?.name ?? back.connector,
+            }),
           }));
       }, setSubmitError);
     }
     setCreds(c);
     setValues(v);
     setReady(true);
-  }, [open, ready, w, editing, installations.data, resume, clearResume, client, t]);
+  }, [open, ready, w, editing, installations.data, resume, clearResume, client, t, needed, catalog.data]);
 
   const go = (s: Step, error: unknown = null) => {
     setStep(s);

@@ -1,4 +1,3 @@
-'use client';
 import { type Connector, inlayKeys, inlayQueries, type Workflow } from '@inlay/client';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -106,10 +105,18 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
       .then(refreshWorkflows)
       .catch(() => {});
   };
+  // The app the attention names: its own `connector`, else the credential's (a service without the field).
   const appOf = (w: Workflow) => {
     const cred = creds.data?.find((c) => c.credentialId === w.attention?.credentialId);
-    return connectors.data?.find((c) => c.id === cred?.connector)?.name ?? '';
+    const id = w.attention?.connector ?? cred?.connector;
+    return (
+      connectors.data?.find((c) => c.id === id)?.name ??
+      w.connectors.find((c) => c.connector === id)?.connectorName ??
+      ''
+    );
   };
+  const lacksAccount = (w: Workflow) =>
+    w.attention?.code === 'needs_credential' || w.attention?.code === 'needs_reconnect';
   const uninstall = useUninstall();
   const id = useId();
 
@@ -180,23 +187,38 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                 </span>
                 <H2 className="inlay-card-title">{w.name}</H2>
                 {w.installed && (
-                  // One badge: "Active" or "Paused" already says it is installed.
+                  // One badge: "Active" or "Paused" already says it is installed; a workflow that cannot run
+                  // for want of an account says what it needs instead, never "Active".
                   <span
                     className={cx(
                       'inlay-badge',
-                      w.active ? 'inlay-badge-active' : 'inlay-badge-paused',
+                      w.active && !lacksAccount(w) ? 'inlay-badge-active' : 'inlay-badge-paused',
                       cn.badge,
                     )}
                   >
-                    {t(w.active ? 'active' : 'paused')}
+                    {w.attention?.code === 'needs_credential'
+                      ? t('chooseAccount', { app: appOf(w) })
+                      : w.attention?.code === 'needs_reconnect'
+                        ? t('needsReconnect')
+                        : t(w.active ? 'active' : 'paused')}
                   </span>
                 )}
               </div>
               {w.description && <p className="inlay-card-text">{w.description}</p>}
               <TriggerLine workflow={w} catalog={connectors.data} />
               {w.attention && (
-                <p className="inlay-field-error" role="status">
-                  {w.attention.message}{' '}
+                <div className="inlay-field-error" role="status">
+                  {t(`attention.${w.attention.code}`, { app: appOf(w) })}{' '}
+                  {w.attention.code === 'needs_credential' && (
+                    <button
+                      type="button"
+                      className="inlay-button"
+                      aria-label={`${t('chooseAccount', { app: appOf(w) })}: ${w.name}`}
+                      onClick={() => setModal(w.workflowId)}
+                    >
+                      {t('chooseAccount', { app: appOf(w) })}
+                    </button>
+                  )}
                   {w.attention.code === 'needs_reconnect' && (
                     <button
                       type="button"
@@ -207,7 +229,13 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                       {t('reconnectApp', { app: appOf(w) }).trim()}
                     </button>
                   )}
-                </p>
+                  {w.attention.detail && (
+                    <details className="inlay-error-details">
+                      <summary>{t('technicalDetails')}</summary>
+                      <code>{w.attention.detail}</code>
+                    </details>
+                  )}
+                </div>
               )}
               {w.attention?.credentialId && (
                 <OAuthNotice signIn={signIn} target={w.attention.credentialId} app={appOf(w)} />

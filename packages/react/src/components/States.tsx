@@ -12,6 +12,33 @@ export interface DescribedError {
   retry: boolean;
 }
 
+const SENTENCE = Symbol('inlay.sentence');
+
+/**
+ * An error already put in words: `text` is the translated sentence, `technical` the provider's code and own
+ * words (shown collapsed). What an OAuth sign-in that ended without an account shows.
+ */
+export function sentenceError(text: string, technical = ''): DescribedError {
+  return Object.assign({ text, technical, retry: true }, { [SENTENCE]: true });
+}
+
+/** Whether `err` came from `sentenceError` (a full sentence: never framed by another). */
+export const isSentence = (err: unknown): err is DescribedError =>
+  !!err && typeof err === 'object' && SENTENCE in err;
+
+/**
+ * How an OAuth sign-in that connected nothing reads: a sentence for a denied consent or for any other end,
+ * with the provider's code and words in the details.
+ */
+export function oauthFailure(
+  t: InlayContextValue['t'],
+  app: string,
+  result: { code?: string; reason?: string },
+): DescribedError {
+  const text = t(result.code === 'access_denied' ? 'oauthDenied' : 'oauthFailed', { app });
+  return sentenceError(text, [result.code, result.reason].filter(Boolean).join('\n'));
+}
+
 /** The translated sentence of a stable error code (`code.<code>` in the catalog), if it has one. */
 export function codeText(t: InlayContextValue['t'], code: string | undefined): string | undefined {
   const key = `code.${code}` as MessageKey;
@@ -27,6 +54,7 @@ export function codeText(t: InlayContextValue['t'], code: string | undefined): s
  */
 export function describeError(err: unknown, t: InlayContextValue['t']): DescribedError {
   if (typeof err === 'string') return { text: err, technical: '', retry: true };
+  if (isSentence(err)) return err;
   // Anything else (a bug, a throw of the host's) gets the fallback sentence and its message.
   const e = isInlayError(err) ? err : null;
   const technical = e
@@ -90,7 +118,7 @@ export function ErrorMessage({
   const { t } = useInlay();
   return (
     <div id={id} className="inlay-field-error" role="alert">
-      <Described d={describeError(error, t)} wrap={wrap} />
+      <Described d={describeError(error, t)} wrap={isSentence(error) ? undefined : wrap} />
     </div>
   );
 }

@@ -29,15 +29,18 @@ export function useConnections() {
     // installations or the workflow names are still on their way.
     if (!credentials.data || !installations.data || !workflows.data) return undefined;
     const names = new Map(workflows.data.map((w) => [w.workflowId, w.name]));
-    return credentials.data
-      .filter((c) => c.status !== 'pending')
-      .map((credential) => ({
-        credential,
-        workflows: installations.data
-          .filter((i) => Object.values(i.credentialIds).includes(credential.credentialId))
-          .flatMap((i) => i.workflowIds)
-          .map((workflowId) => ({ workflowId, name: names.get(workflowId) ?? workflowId })),
-      }));
+    return (
+      credentials.data
+        // A sign-in under way, or one that ended without an account (denied, abandoned), is no account yet.
+        .filter((c) => c.status !== 'pending' && c.status !== 'failed')
+        .map((credential) => ({
+          credential,
+          workflows: installations.data
+            .filter((i) => Object.values(i.credentialIds).includes(credential.credentialId))
+            .flatMap((i) => i.workflowIds)
+            .map((workflowId) => ({ workflowId, name: names.get(workflowId) ?? workflowId })),
+        }))
+    );
   }, [credentials.data, installations.data, workflows.data]);
 
   const refresh = useCallback(

@@ -77,7 +77,11 @@ describe.each(['light', 'dark'] as const)('%s scheme', (scheme) => {
     const page = await h.open({ surface: 'page', scheme, user });
     const card = cardOf(page);
     await card.getByRole('button', { name: 'Reconnect Discord' }).waitFor();
-    expect(await card.getByRole('status').textContent()).toMatch(/^Reconnect Discord/);
+    expect(await card.getByRole('status').textContent()).toContain(
+      'The Discord account of this workflow stopped working, so it cannot run. Reconnect Discord to continue.',
+    );
+    // Not a green Active badge: it says what it needs.
+    expect(await card.locator('.inlay-badge').textContent()).toBe('Needs reconnecting');
     expect(await axeViolations(page)).toEqual([]);
 
     await h.open({ surface: 'connections', scheme, user }, page);
@@ -92,8 +96,7 @@ describe.each(['light', 'dark'] as const)('%s scheme', (scheme) => {
 
     await h.open({ surface: 'modal', scheme, user, workflow: seed.discordWorkflowId }, page);
     const dialog = page.getByRole('dialog', { name: `Settings of ${WORKFLOW}` });
-    await dialog.getByRole('heading', { name: /Step 2 of 3/ }).waitFor();
-    await dialog.getByRole('button', { name: 'Back' }).click();
+    // An installation whose account needs reconnecting opens at the accounts step.
     await dialog.getByRole('heading', { name: /Step 1 of 3/ }).waitFor();
     // The working account is offered with its label; the broken one with its status and Reconnect.
     await dialog.getByRole('radio', { name: 'Discord · acme-bot' }).waitFor();

@@ -1,5 +1,5 @@
 import type { Credential } from '@inlay/contract';
-import { and, asc, desc, eq, getTableColumns, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, lt, ne } from 'drizzle-orm';
 import { credentials, users } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
 import type { CredentialRow } from './credential-row.ts';
@@ -21,7 +21,11 @@ export const toCredential = (row: CredentialRow): Credential => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
-/** A user's credentials, oldest first, optionally for one connector. */
+/**
+ * A user's credentials, oldest first, optionally for one connector. A `failed` one (consent denied, a sign-in
+ * abandoned, a provider error on the first connect) never held a working account, so it is not listed; it is
+ * still read by id, which is how the flow that made it learns its result.
+ */
 export function listCredentials(
   db: Db,
   filter: { accountId: string; userId: string; connector?: string },
@@ -33,6 +37,7 @@ export function listCredentials(
       and(
         eq(credentials.accountId, filter.accountId),
         eq(credentials.userId, filter.userId),
+        ne(credentials.status, 'failed'),
         filter.connector ? eq(credentials.connector, filter.connector) : undefined,
       ),
     )

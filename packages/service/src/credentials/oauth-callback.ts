@@ -47,6 +47,7 @@ function resultUrl(outcome: Extract<CallbackOutcome, { ok: true }>): string {
   url.searchParams.set('credentialId', outcome.credentialId);
   url.searchParams.set('status', outcome.status);
   if (outcome.reason) url.searchParams.set('reason', outcome.reason);
+  if (outcome.code) url.searchParams.set('code', outcome.code);
   return url.href;
 }
 
@@ -110,6 +111,7 @@ export function oauthCallbackRoutes(ctx: AppContext): Router {
       credentialId: outcome.credentialId,
       status: outcome.status,
       ...(outcome.reason ? { reason: outcome.reason } : {}),
+      ...(outcome.code ? { code: outcome.code } : {}),
     };
     sendPage(res, 200, popupPage(message, outcome.origin!));
   });

@@ -17,6 +17,8 @@ export class OAuthError extends Error {
   constructor(
     readonly reason: string,
     readonly transient: boolean,
+    /** The provider's error code (`access_denied`, `invalid_grant`...), or Inlay's own for a refusal it made. */
+    readonly code?: string,
   ) {
     super(reason);
   }
@@ -88,6 +90,7 @@ export class OAuthClient {
           throw new OAuthError(
             `issuer_mismatch: the authorization response came from another server (issuer ${iss.slice(0, 200)}, expected ${expected}); connect again`,
             false,
+            'issuer_mismatch',
           );
       }
       params.delete('iss');
@@ -191,6 +194,7 @@ export function toOAuthError(err: unknown): OAuthError {
     return new OAuthError(
       err.error_description ? `${err.error}: ${err.error_description}` : err.error,
       false,
+      err.error,
     );
   if (err instanceof oauth.WWWAuthenticateChallengeError) {
     const error = err.cause[0]?.parameters.error;

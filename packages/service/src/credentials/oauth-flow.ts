@@ -158,6 +158,8 @@ export type CallbackOutcome =
       credentialId: string;
       status: Extract<CredentialStatus, 'connected' | 'failed'>;
       reason?: string;
+      /** With `failed`: the provider's error code (`access_denied`...), else `failed`. */
+      code?: string;
       popup: boolean;
       origin: string | null;
       redirectUri: string | null;
@@ -202,19 +204,20 @@ export async function completeOAuth(
     );
     return { ok: false, why: 'callback' };
   }
-  const done = (status: 'connected' | 'failed', reason?: string): CallbackOutcome => ({
+  const done = (status: 'connected' | 'failed', reason?: string, code?: string): CallbackOutcome => ({
     ok: true,
     credentialId: cred.id,
     status,
     ...(reason ? { reason } : {}),
+    ...(code ? { code } : {}),
     popup: row.popup,
     origin: row.origin,
     redirectUri: row.redirectUri,
   });
-  const failed = async (reason: string) => {
+  const failed = async (reason: string, code = 'failed') => {
     await ctx.credentials.fail(cred, reason);
     ctx.logger.info({ credentialId: cred.id, connector: cred.connector, reason }, 'OAuth connection failed');
-    return done('failed', shortReason(reason));
+    return done('failed', shortReason(reason), code.slice(0, 64));
   };
 
   const def = (await ctx.registry.forAccount(cred.accountId)).get(cred.connector);
@@ -236,7 +239,7 @@ export async function completeOAuth(
     ctx.logger.info({ credentialId: cred.id, connector: cred.connector }, 'OAuth connection completed');
     return done('connected');
   } catch (err) {
-    if (err instanceof OAuthError) return failed(err.reason);
+    if (err instanceof OAuthError) return failed(err.reason, err.code);
     throw err;
   }
 }

@@ -7,13 +7,14 @@ import {
   ReplaceCredentialBody,
   UpdateCredentialBody,
 } from '@inlay/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { HttpProblem, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
-import { credentials, installations } from '../store/schema.ts';
+import { announceNeeds } from '../installations/announce-needs.ts';
+import { credentials, installations, userWorkflows, workflows } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { announceDeleted, DELETED } from './announce-deleted.ts';
 import { connectWithSecrets, replaceSecrets } from './connect.ts';
@@ -113,19 +114,26 @@ export function credentialsRoutes(ctx: AppContext): Router {
     const row = await ctx.credentials.find(user.accountId, user.id, id);
     if (!row) throw notFound('Credential');
     const usesIt = sql`exists (select 1 from jsonb_each_text(${installations.credentialIds}) c where c.value = ${id})`;
-    const gone = await ctx.db.transaction(async (tx) => {
+    const { gone, detached } = await ctx.db.transaction(async (tx) => {
       const users = await tx
         .select({ id: installations.id })
         .from(installations)
         .where(and(eq(installations.userId, user.id), usesIt))
         .orderBy(installations.id);
-      // Deleting a credential an installation runs on would break it silently: say which, unless told to.
+      // Deleting a credential an installation runs on would leave it without an account: say which, unless
+      // told to go ahead; then each such installation reads as `needs_credential` until an account is chosen.
       if (users.length && q.detach !== 'true') {
         const ids = users.map((u) => u.id);
-        const message = `is used by installation ${ids.join(', ')}: switch it to another credential (PATCH /installations/{id}), uninstall, or delete with ?detach=true`;
+        const named = await tx
+          .select({ workflowId: workflows.id, name: workflows.name })
+          .from(userWorkflows)
+          .innerJoin(workflows, eq(workflows.id, userWorkflows.workflowId))
+          .where(inArray(userWorkflows.installationId, ids))
+          .orderBy(workflows.name);
+        const message = `is used by ${named.map((w) => `"${w.name}"`).join(', ') || `installation ${ids.join(', ')}`}: delete with ?detach=true to leave ${named.length === 1 ? 'it' : 'them'} without an account, or choose another account first (PATCH /installations/{id})`;
         throw new HttpProblem(409, 'conflict', `path.credentialId ${message}`, {
           errors: [{ field: 'path.credentialId', rule: 'in_use', message }],
-          extra: { installationIds: ids },
+          extra: { installationIds: ids, workflows: named },
         });
       }
       if (users.length)
@@ -133,14 +141,17 @@ export function credentialsRoutes(ctx: AppContext): Router {
           .update(installations)
           .set({
             credentialIds: sql`(select coalesce(jsonb_object_agg(c.key, c.value), '{}'::jsonb) from jsonb_each(${installations.credentialIds}) c where c.value <> to_jsonb(${id}::text))`,
+            updatedAt: new Date(),
           })
           .where(and(eq(installations.userId, user.id), usesIt));
-      return tx
+      const gone = await tx
         .delete(credentials)
         .where(and(eq(credentials.id, id), eq(credentials.userId, user.id)))
         .returning(DELETED);
+      return { gone, detached: users.map((u) => u.id) };
     });
     announceDeleted(ctx, user.accountId, gone, 'deleted');
+    await announceNeeds(ctx, user.accountId, detached);
     res.json({ message: 'Success' });
   });
 

@@ -62,7 +62,7 @@ export class RunCredentials {
       if (def.auth.type === 'apiKey' && def.auth.optional) return undefined;
       throw new StepFailure(
         'credential_missing',
-        `No ${def.name} credential was chosen for this installation; reinstall it with one`,
+        `No ${def.name} account is chosen for this workflow, so the run stopped. Open Configure and choose one.`,
       );
     }
     const resolved = await this.service.resolve(this.owner.accountId, this.owner.userId, credentialId);

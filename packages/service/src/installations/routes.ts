@@ -3,6 +3,7 @@ import {
   DeleteInstallationQuery,
   type FormData,
   InstallationsQuery,
+  ListInstallationsQuery,
   UpdateInstallationBody,
 } from '@inlay/contract';
 import { eq } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import { notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { installations } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
+import { attentionOfNeed } from '../workflows/attention.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import {
   createInstallation,
@@ -24,6 +26,7 @@ import {
 } from './install.ts';
 import { validateInstall } from './install-validation.ts';
 import { listInstallations, toInstallation } from './installations.ts';
+import { credentialNeeds } from './readiness.ts';
 
 /** Who the listing covers: a JWT sees its user only; an API key sees the account, or one user with `userId`. */
 async function scope(ctx: AppContext, req: Request, userRef: string | undefined) {
@@ -35,13 +38,28 @@ async function scope(ctx: AppContext, req: Request, userRef: string | undefined)
 
 export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Router {
   const r = Router();
-  const present = (i: Awaited<ReturnType<typeof listInstallations>>[number]) =>
-    toInstallation(i.row, i.workflowIds, ctx.config.publicUrl, ctx.vault);
+  type Listed = Awaited<ReturnType<typeof listInstallations>>[number];
+  // Each with its `attention`: the first credential need among its workflows, as their own `attention` says.
+  const presentAll = async (list: Listed[]) => {
+    if (!list.length) return [];
+    const needs = await credentialNeeds(ctx, {
+      accountId: list[0]!.row.accountId,
+      installationIds: list.map((i) => i.row.id),
+    });
+    return list.map((i) => {
+      const need = needs.get(i.row.id)?.values().next().value;
+      return {
+        ...toInstallation(i.row, i.workflowIds, ctx.config.publicUrl, ctx.vault),
+        attention: need ? attentionOfNeed(need) : null,
+      };
+    });
+  };
+  const present = async (i: Listed) => (await presentAll([i]))[0]!;
 
   r.get('/installations', async (req, res) => {
-    const q = parse(InstallationsQuery, req.query, 'query');
-    const rows = await listInstallations(ctx.db, await scope(ctx, req, q.userId));
-    res.json({ data: rows.map(present) });
+    const q = parse(ListInstallationsQuery, req.query, 'query');
+    const rows = await presentAll(await listInstallations(ctx.db, await scope(ctx, req, q.userId)));
+    res.json({ data: q.attention === 'true' ? rows.filter((i) => i.attention) : rows });
   });
 
   /** One installation within the caller's scope; another account's or user's answers 404 like a missing one. */
@@ -54,7 +72,7 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
 
   r.get('/installations/:installationId', async (req, res) => {
     const q = parse(InstallationsQuery, req.query, 'query');
-    res.json({ data: present(await findScoped(req, q.userId)) });
+    res.json({ data: await present(await findScoped(req, q.userId)) });
   });
 
   r.post('/installations', async (req, res) => {
@@ -82,7 +100,7 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
       integrationId: target.integrationId,
       workflowIds: body.workflowIds,
     });
-    res.status(201).json({ data: present(hit!) });
+    res.status(201).json({ data: await present(hit!) });
   });
 
   // `values` and `credentialIds` replace what is stored and pass the same checks as an install.
@@ -106,7 +124,7 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
         .update(installations)
         .set({ ...edits, updatedAt: new Date() })
         .where(eq(installations.id, row.id));
-    res.json({ data: present((await findScoped(req, body.userId))!) });
+    res.json({ data: await present((await findScoped(req, body.userId))!) });
   });
 
   r.delete('/installations/:installationId', async (req, res) => {

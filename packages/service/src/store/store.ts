@@ -12,6 +12,7 @@ import pg from 'pg';
 import { CHANGES_CHANNEL, ChangeFeed, parseChange } from './change-feed.ts';
 import { trackLocalWrites } from './local-writes.ts';
 import { listenForChanges } from './pg-change-listener.ts';
+import { prepareDataDir } from './prepare-data-dir.ts';
 import { schema } from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -144,6 +145,7 @@ async function pgliteStore(dataDir?: string, open?: PGlite): Promise<Store> {
   }
   let client: PGlite;
   try {
+    if (!inMemory && dataDir) await prepareDataDir(dataDir, MIGRATIONS);
     client = open ?? (await PGlite.create(inMemory ? undefined : dataDir));
   } catch (err) {
     unlock();

@@ -1,24 +1,18 @@
 import type { WorkflowAttention } from '@inlay/contract';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import { type CredentialNeed, credentialNeeds, needMessage } from '../installations/readiness.ts';
 
 /** How many finished runs in a row must have failed before a workflow reads as `failing`. */
 export const FAILING_RUNS = 3;
 
 interface AttentionRow {
   workflowId: string;
-  credentialIds: Record<string, string> | null;
+  installationId: string;
   runs: { status: string; code: string | null; message: string | null; startedAt: string }[] | null;
   triggerFailures: string | null;
   triggerError: string | null;
   triggerSince: string | null;
-}
-
-interface BrokenCredential {
-  id: string;
-  connector: string;
-  statusReason: string | null;
-  statusChangedAt: Date | string;
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -47,9 +41,9 @@ async function readAttention(
   accountId: string,
   userId: string,
 ): Promise<Map<string, WorkflowAttention>> {
-  const [installed, broken] = await Promise.all([
+  const [installed, needs] = await Promise.all([
     ctx.db.execute(sql`
-      select uw.workflow_id as "workflowId", i.credential_ids as "credentialIds",
+      select uw.workflow_id as "workflowId", uw.installation_id as "installationId",
         uw.trigger_state->>'failures' as "triggerFailures", uw.trigger_state->>'lastError' as "triggerError",
         uw.trigger_state->>'failingSince' as "triggerSince",
         (select json_agg(json_build_object('status', e.status, 'code', e.error->>'code',
@@ -57,30 +51,16 @@ async function readAttention(
            from (select status, error, started_at from executions
                  where user_id = uw.user_id and workflow_id = uw.workflow_id and status in ('succeeded', 'failed')
                  order by started_at desc limit ${FAILING_RUNS}) e) as runs
-      from user_workflows uw join installations i on i.id = uw.installation_id
+      from user_workflows uw
       where uw.user_id = ${userId} and uw.account_id = ${accountId}`),
-    ctx.db.execute(sql`
-      select id, connector, status_reason as "statusReason", status_changed_at as "statusChangedAt"
-      from credentials
-      where user_id = ${userId} and account_id = ${accountId} and status = 'needs_reconnect'`),
+    credentialNeeds(ctx, { accountId, userId }),
   ]);
   const rows = (installed as unknown as { rows: AttentionRow[] }).rows;
-  const needsReconnect = new Map(
-    (broken as unknown as { rows: BrokenCredential[] }).rows.map((c) => [c.id, c]),
-  );
   const out = new Map<string, WorkflowAttention>();
   for (const r of rows) {
-    const cred = Object.values(r.credentialIds ?? {})
-      .map((id) => needsReconnect.get(id))
-      .find((c) => c !== undefined);
-    if (cred) {
-      const app = (await ctx.registry.forAccount(accountId)).get(cred.connector)?.name ?? cred.connector;
-      out.set(r.workflowId, {
-        code: 'needs_reconnect',
-        credentialId: cred.id,
-        since: iso(cred.statusChangedAt),
-        message: `Reconnect ${app}${cred.statusReason ? `: ${cred.statusReason}` : ''}`,
-      });
+    const need = needs.get(r.installationId)?.get(r.workflowId);
+    if (need) {
+      out.set(r.workflowId, attentionOfNeed(need));
       continue;
     }
     // An app trigger that keeps failing starts no runs at all, so it is read from the trigger's own state.
@@ -88,7 +68,8 @@ async function readAttention(
       out.set(r.workflowId, {
         code: 'failing',
         since: iso(r.triggerSince),
-        message: `The trigger failed ${r.triggerFailures} times in a row${r.triggerError ? `: ${r.triggerError}` : ''}`,
+        message: `The trigger failed ${r.triggerFailures} times in a row, so the workflow is not starting. Open its run history or contact support.`,
+        ...(r.triggerError ? { detail: r.triggerError } : {}),
       });
       continue;
     }
@@ -100,10 +81,23 @@ async function readAttention(
       out.set(r.workflowId, {
         code: 'failing',
         since: iso(runs.at(-1)!.startedAt),
-        message: `The last ${FAILING_RUNS} runs failed${runs[0]!.message ? `: ${runs[0]!.message}` : ''}`,
+        message: `The last ${FAILING_RUNS} runs failed. Open the run history to see why.`,
+        ...(runs[0]!.message ? { detail: runs[0]!.message } : {}),
       });
   }
   return out;
+}
+
+/** The `attention` of a workflow that lacks a usable credential. */
+export function attentionOfNeed(need: CredentialNeed): WorkflowAttention {
+  return {
+    code: need.code,
+    connector: need.connector,
+    ...(need.credentialId ? { credentialId: need.credentialId } : {}),
+    since: need.since,
+    message: needMessage(need),
+    ...(need.detail ? { detail: need.detail } : {}),
+  };
 }
 
 /**

@@ -248,6 +248,93 @@ describe('account webhooks', () => {
     await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
   });
 
+  it('installation.needs_credential when its credential is deleted with detach=true, and when it is refused', async () => {
+    const ep = await endpoint(['installation.needs_credential']);
+    const before = receiver.received.length;
+    const connect = async () => {
+      const r = await svc.call('POST', '/credentials', {
+        auth: apiKey,
+        body: { userId: alice, connector: 'keyco', data: { apiKey: GOOD_KEY } },
+      });
+      expect(r.status, r.text).toBe(201);
+      return r.body.data.credentialId as string;
+    };
+    const installWith = async (credentialId: string) => {
+      const workflowId = await oneStepWorkflow(`needs-${credentialId.slice(0, 6)}`, {
+        connector: 'keyco',
+        action: 'list_lists',
+        input: {},
+      });
+      const inst = await svc.call('POST', '/installations', {
+        auth: apiKey,
+        body: {
+          userId: alice,
+          workflowIds: [workflowId],
+          credentialIds: { keyco: credentialId },
+          values: [],
+        },
+      });
+      expect(inst.status, inst.text).toBe(201);
+      return { workflowId, installationId: inst.body.data.installationId as string };
+    };
+    try {
+      // 1. Deleted after confirming: the installation has no KeyCo account any more.
+      const first = await connect();
+      const one = await installWith(first);
+      const refused = await svc.call('DELETE', `/credentials/${first}?userId=${alice}`, { auth: apiKey });
+      expect(refused.status).toBe(409);
+      expect(refused.body.workflows).toEqual([{ workflowId: one.workflowId, name: expect.any(String) }]);
+      const deleted = await svc.call('DELETE', `/credentials/${first}?userId=${alice}&detach=true`, {
+        auth: apiKey,
+      });
+      expect(deleted.status, deleted.text).toBe(200);
+      // 2. Refused by the provider: the installation needs it reconnected.
+      const second = await connect();
+      const two = await installWith(second);
+      provider.keyRevoked = true;
+      try {
+        const t = await svc.call('POST', `/credentials/${second}/test?userId=${alice}`, { auth: apiKey });
+        expect(t.body.data.status).toBe('needs_reconnect');
+      } finally {
+        provider.keyRevoked = false;
+      }
+      await eventually(
+        'two installation.needs_credential deliveries',
+        () => receiver.received.length >= before + 2,
+      );
+      const got = receiver.received
+        .slice(before)
+        .map((r) => new Webhook(ep.secret).verify(r.body, headersOf(r)) as any);
+      expect(got).toEqual([
+        {
+          type: 'installation.needs_credential',
+          timestamp: expect.any(String),
+          data: {
+            installationId: one.installationId,
+            userId: alice,
+            workflowIds: [one.workflowId],
+            code: 'needs_credential',
+            connector: 'keyco',
+          },
+        },
+        {
+          type: 'installation.needs_credential',
+          timestamp: expect.any(String),
+          data: {
+            installationId: two.installationId,
+            userId: alice,
+            workflowIds: [two.workflowId],
+            code: 'needs_reconnect',
+            connector: 'keyco',
+            credentialId: second,
+          },
+        },
+      ]);
+    } finally {
+      await svc.call('DELETE', `/webhook-endpoints/${ep.webhookEndpointId}`, { auth: apiKey });
+    }
+  });
+
   it('credential.deleted for a credential deleted, one an uninstall took, one a deleted connector took; none for a deleted user', async () => {
     const ep = await endpoint(['credential.deleted']);
     const before = receiver.received.length;

@@ -282,9 +282,12 @@ describe('reconnect in place', () => {
     const since = (await statusOf(id)).statusChangedAt;
     const attention = {
       code: 'needs_reconnect',
+      connector: 'acme',
       credentialId: id,
       since,
-      message: expect.stringContaining('Reconnect Acme'),
+      message:
+        'The Acme account of this workflow stopped working, so it cannot run. Reconnect Acme to continue.',
+      detail: (await statusOf(id)).statusReason,
     };
     const list = await svc.call('GET', `/workflows?userId=${alice}`, { auth: apiKey });
     expect(list.body.data.find((w: any) => w.workflowId === wf.workflowId).attention).toEqual(attention);
@@ -410,6 +413,30 @@ describe('PUT, PATCH and DELETE /credentials/{id}', () => {
     expect(await svc.db.select().from(credentials).where(eq(credentials.id, id))).toEqual([]);
     const [inst] = await svc.db.select().from(installations).where(eq(installations.id, wf.installationId));
     expect(inst!.credentialIds).toEqual({});
+    // The installation now visibly needs an account, in the workflow and in the installation alike.
+    const attention = {
+      code: 'needs_credential',
+      connector: 'acme',
+      since: inst!.updatedAt.toISOString(),
+      message:
+        'No Acme account is chosen for this workflow, so it cannot run. Open Configure and choose one.',
+    };
+    const w = await svc.call('GET', `/workflows/${wf.workflowId}?userId=${alice}`, { auth: apiKey });
+    expect(w.body.data.attention).toEqual(attention);
+    const i = await svc.call('GET', `/installations/${wf.installationId}?userId=${alice}`, { auth: apiKey });
+    expect(i.body.data.attention).toEqual(attention);
+    const needing = await svc.call('GET', '/installations?attention=true', { auth: apiKey });
+    expect(needing.body.data.map((x: any) => x.installationId)).toContain(wf.installationId);
+    expect(needing.body.data.every((x: any) => x.attention !== null)).toBe(true);
+    // Choosing an account again (values kept) clears it.
+    const fresh = await connectAcme();
+    const fixed = await svc.call('PATCH', `/installations/${wf.installationId}`, {
+      auth: apiKey,
+      body: { userId: alice, credentialIds: { acme: fresh } },
+    });
+    expect(fixed.status, fixed.text).toBe(200);
+    expect(fixed.body.data.attention).toBeNull();
+    expect((await wf.run()).status).toBe('succeeded');
   });
 });
 
@@ -451,7 +478,8 @@ describe('attention', () => {
     expect(await attention()).toEqual({
       code: 'failing',
       since: first.startedAt.toISOString(),
-      message: expect.stringContaining('the mapping broke'),
+      message: 'The last 3 runs failed. Open the run history to see why.',
+      detail: expect.stringContaining('the mapping broke'),
     });
     fail = false;
     expect((await run()).status).toBe('succeeded');

@@ -31,12 +31,13 @@ describe('GET /installations', () => {
       integrationId: s.integrationId,
       userId: s.userId,
       formData: [],
-      credentialIds: {},
+      credentialIds: { slack: expect.stringMatching(UUID_RE) },
       workflowIds: [s.workflowId],
       installedAt: expect.stringMatching(ISO_MS_RE),
       updatedAt: expect.stringMatching(ISO_MS_RE),
       enabled: true,
       webhookUrl: null,
+      attention: null,
     });
     expect(i.installationId).toMatch(UUID_RE);
   });

@@ -308,6 +308,7 @@ describe('the authorization code flow with PKCE', () => {
       const html = await page.text();
       expect(html).toContain('"status":"failed"');
       expect(html).toContain('access_denied: The user denied access to Acme');
+      expect(html).toContain('"code":"access_denied"');
       expect(await statusOf(popup.credentialId)).toMatchObject({
         status: 'failed',
         statusReason: 'access_denied: The user denied access to Acme',
@@ -319,9 +320,35 @@ describe('the authorization code flow with PKCE', () => {
       const to = new URL(res.headers.get('location')!);
       expect(to.searchParams.get('status')).toBe('failed');
       expect(to.searchParams.get('reason')).toBe('access_denied: The user denied access to Acme');
+      expect(to.searchParams.get('code')).toBe('access_denied');
     } finally {
       provider.consent = 'allow';
     }
+  });
+
+  it('lists no account after a denied consent; trying again yields exactly one connected account', async () => {
+    const user = await createUser(svc, apiKey, `deny-${randomUUID().slice(0, 8)}`);
+    const listed = async () =>
+      (await svc.call('GET', `/credentials?userId=${user}`, { auth: apiKey })).body.data as {
+        status: string;
+      }[];
+    provider.consent = 'deny';
+    try {
+      const denied = await svc.call('POST', '/credentials/oauth', {
+        auth: apiKey,
+        body: { userId: user, connector: 'acme', origin: HOST },
+      });
+      await callback(await consent(denied.body.authorizeUrl));
+      expect(await listed()).toEqual([]);
+    } finally {
+      provider.consent = 'allow';
+    }
+    const allowed = await svc.call('POST', '/credentials/oauth', {
+      auth: apiKey,
+      body: { userId: user, connector: 'acme', origin: HOST },
+    });
+    await callback(await consent(allowed.body.authorizeUrl));
+    expect((await listed()).map((c) => c.status)).toEqual(['connected']);
   });
 
   it('refuses an authorization response naming another issuer (RFC 9207 mix-up), before any token request', async () => {

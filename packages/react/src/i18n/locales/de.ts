@@ -166,6 +166,26 @@ const de: Messages = {
   'code.not_found': 'Das gibt es nicht mehr. Laden Sie die Seite neu.',
   'code.conflict': 'Das wurde inzwischen geändert. Laden Sie die Seite neu.',
   'code.rate_limited': 'Zu viele Anfragen. Versuchen Sie es gleich noch einmal.',
+  // What an installed workflow lacks, and how a sign-in ended (the provider's words go to the details).
+  chooseAccount: '{app}-Konto wählen',
+  oauthDenied:
+    '{app} hat den Zugriff nicht erlaubt, daher wurde nichts verbunden. Versuchen Sie es erneut und wählen Sie „Erlauben“.',
+  oauthFailed:
+    'Die Verbindung mit {app} wurde nicht abgeschlossen, daher wurde nichts verbunden. Versuchen Sie es gleich noch einmal.',
+  disconnectUsedBy:
+    'Diese Workflows nutzen dieses Konto und laufen nicht mehr, bis ein anderes Konto gewählt ist: {workflows}.',
+  'attention.needs_credential':
+    'Für diesen Workflow ist kein {app}-Konto gewählt, daher kann er nicht laufen. Öffnen Sie „Konfigurieren“ und wählen Sie eines.',
+  'attention.needs_reconnect':
+    'Das {app}-Konto dieses Workflows funktioniert nicht mehr, daher kann er nicht laufen. Verbinden Sie {app} erneut.',
+  'attention.failing':
+    'Die letzten Ausführungen dieses Workflows sind fehlgeschlagen. Im Verlauf sehen Sie, warum.',
+  'code.credential_missing':
+    'Für eine App dieses Workflows ist kein Konto gewählt. Öffnen Sie „Konfigurieren“ und wählen Sie eines.',
+  'code.credential_needs_reconnect':
+    'Das App-Konto funktioniert nicht mehr. Verbinden Sie es erneut und starten Sie noch einmal.',
+  'code.credential_unavailable':
+    'Das App-Konto ist nicht verbunden. Verbinden Sie es erneut und starten Sie noch einmal.',
 };
 
 export default de;

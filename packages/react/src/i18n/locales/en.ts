@@ -168,6 +168,21 @@ const en = {
   'code.not_found': 'This no longer exists. Reload the page.',
   'code.conflict': 'This changed meanwhile. Reload the page.',
   'code.rate_limited': 'Too many requests. Try again in a moment.',
+  // What an installed workflow lacks, and how a sign-in ended (the provider's words go to the details).
+  chooseAccount: 'Choose a {app} account',
+  oauthDenied: '{app} did not grant access, so nothing was connected. Try again and choose Allow.',
+  oauthFailed: 'Connecting {app} did not finish, so nothing was connected. Try again in a moment.',
+  disconnectUsedBy:
+    'These workflows use this account and stop running until another account is chosen: {workflows}.',
+  'attention.needs_credential':
+    'No {app} account is chosen for this workflow, so it cannot run. Open Configure and choose one.',
+  'attention.needs_reconnect':
+    'The {app} account of this workflow stopped working, so it cannot run. Reconnect {app} to continue.',
+  'attention.failing': 'The last runs of this workflow failed. Open the run history to see why.',
+  'code.credential_missing':
+    'No account was chosen for an app this workflow uses. Open Configure and choose one.',
+  'code.credential_needs_reconnect': 'The app account stopped working. Reconnect it, then run again.',
+  'code.credential_unavailable': 'The app account is not connected. Reconnect it, then run again.',
 };
 
 export type Messages = typeof en;

@@ -164,6 +164,25 @@ const es: Messages = {
   'code.not_found': 'Esto ya no existe. Recargue la página.',
   'code.conflict': 'Esto cambió mientras tanto. Recargue la página.',
   'code.rate_limited': 'Demasiadas solicitudes. Inténtelo de nuevo en un momento.',
+  // What an installed workflow lacks, and how a sign-in ended (the provider's words go to the details).
+  chooseAccount: 'Elige una cuenta de {app}',
+  oauthDenied:
+    '{app} no concedió el acceso, así que no se conectó nada. Inténtalo de nuevo y elige Permitir.',
+  oauthFailed:
+    'La conexión con {app} no terminó, así que no se conectó nada. Inténtalo de nuevo en un momento.',
+  disconnectUsedBy:
+    'Estos flujos usan esta cuenta y dejarán de ejecutarse hasta que se elija otra: {workflows}.',
+  'attention.needs_credential':
+    'Este flujo no tiene ninguna cuenta de {app} elegida, así que no puede ejecutarse. Abre Configurar y elige una.',
+  'attention.needs_reconnect':
+    'La cuenta de {app} de este flujo dejó de funcionar, así que no puede ejecutarse. Vuelve a conectar {app} para continuar.',
+  'attention.failing': 'Las últimas ejecuciones de este flujo fallaron. Abre el historial para ver por qué.',
+  'code.credential_missing':
+    'No se eligió ninguna cuenta para una app de este flujo. Abre Configurar y elige una.',
+  'code.credential_needs_reconnect':
+    'La cuenta de la app dejó de funcionar. Vuelve a conectarla y ejecuta de nuevo.',
+  'code.credential_unavailable':
+    'La cuenta de la app no está conectada. Vuelve a conectarla y ejecuta de nuevo.',
 };
 
 export default es;

@@ -163,6 +163,24 @@ const fr: Messages = {
   'code.not_found': 'Cet élément n’existe plus. Rechargez la page.',
   'code.conflict': 'Modifié entre-temps. Rechargez la page.',
   'code.rate_limited': 'Trop de requêtes. Réessayez dans un instant.',
+  // What an installed workflow lacks, and how a sign-in ended (the provider's words go to the details).
+  chooseAccount: 'Choisissez un compte {app}',
+  oauthDenied: '{app} n’a pas accordé l’accès : rien n’a été connecté. Réessayez et choisissez Autoriser.',
+  oauthFailed: 'La connexion à {app} n’a pas abouti : rien n’a été connecté. Réessayez dans un instant.',
+  disconnectUsedBy:
+    'Ces workflows utilisent ce compte et s’arrêteront jusqu’au choix d’un autre compte : {workflows}.',
+  'attention.needs_credential':
+    'Aucun compte {app} n’est choisi pour ce workflow : il ne peut pas s’exécuter. Ouvrez Configurer et choisissez-en un.',
+  'attention.needs_reconnect':
+    'Le compte {app} de ce workflow ne fonctionne plus : il ne peut pas s’exécuter. Reconnectez {app} pour continuer.',
+  'attention.failing':
+    'Les dernières exécutions de ce workflow ont échoué. Ouvrez l’historique pour voir pourquoi.',
+  'code.credential_missing':
+    'Aucun compte n’est choisi pour une application de ce workflow. Ouvrez Configurer et choisissez-en un.',
+  'code.credential_needs_reconnect':
+    'Le compte de l’application ne fonctionne plus. Reconnectez-le, puis relancez.',
+  'code.credential_unavailable':
+    'Le compte de l’application n’est pas connecté. Reconnectez-le, puis relancez.',
 };
 
 export default fr;

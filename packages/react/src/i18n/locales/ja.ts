@@ -162,6 +162,25 @@ const ja: Messages = {
   'code.not_found': '見つかりません。再読み込みしてください。',
   'code.conflict': '他で変更されました。再読み込みしてください。',
   'code.rate_limited': 'リクエストが多すぎます。',
+  // What an installed workflow lacks, and how a sign-in ended (the provider's words go to the details).
+  chooseAccount: '{app} のアカウントを選択',
+  oauthDenied:
+    '{app} がアクセスを許可しなかったため、何も接続されませんでした。もう一度試して「許可」を選んでください。',
+  oauthFailed:
+    '{app} との接続が完了しなかったため、何も接続されませんでした。しばらくしてからもう一度お試しください。',
+  disconnectUsedBy:
+    '次のワークフローがこのアカウントを使っており、別のアカウントを選ぶまで動かなくなります: {workflows}。',
+  'attention.needs_credential':
+    'このワークフローには {app} のアカウントが選ばれていないため、実行できません。「設定」を開いて選んでください。',
+  'attention.needs_reconnect':
+    'このワークフローの {app} アカウントが使えなくなったため、実行できません。{app} を再接続してください。',
+  'attention.failing': 'このワークフローの最近の実行が失敗しました。実行履歴で理由を確認してください。',
+  'code.credential_missing':
+    'このワークフローのアプリにアカウントが選ばれていません。「設定」を開いて選んでください。',
+  'code.credential_needs_reconnect':
+    'アプリのアカウントが使えなくなりました。再接続してから、もう一度実行してください。',
+  'code.credential_unavailable':
+    'アプリのアカウントが接続されていません。再接続してから、もう一度実行してください。',
 };
 
 export default ja;
