@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** In dependency order; connectors ships because the service imports it at runtime. */
-export const PACKAGES = ['contract', 'connectors', 'client', 'react', 'express', 'service'];
+export const PACKAGES = ['contract', 'connectors', 'client', 'server', 'react', 'express', 'next', 'service'];
 
 const { values } = parseArgs({
   options: {

@@ -3,7 +3,7 @@ import { listen } from '@inlay/service';
 import express from 'express';
 import { ready } from '../lib/proc.ts';
 
-/** A host backend as docs/express.md shows it: @inlay/express mounted at /inlay for one signed-in user. */
+/** A host backend as docs/backends.md shows it: @inlay/express mounted at /inlay for one signed-in user. */
 const [serviceUrl, apiKey, userId] = process.argv.slice(2) as [string, string, string];
 const app = express();
 app.use('/inlay', inlay({ serviceUrl, apiKey, userId: () => userId }));

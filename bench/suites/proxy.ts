@@ -10,6 +10,14 @@ interface Seeded {
   userId: string;
 }
 
+/** The adapters besides @inlay/express: bench/servers/host-adapter.ts's framework argument, and the row's name. */
+const ADAPTERS = [
+  ['web', 'createInlayHandler (node:http)'],
+  ['next', 'Next.js inlayRoute (node:http)'],
+  ['hono', 'Hono (@hono/node-server)'],
+  ['fastify', 'Fastify 5'],
+] as const;
+
 /**
  * @inlay/express in front of the service against the service directly, both answering `GET /workflows` for
  * the same user with the same JWT: the difference is what the proxy adds.
@@ -55,6 +63,35 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
       p.push(...(await roundTrips(proxied.url, proxied.headers, n / 5)));
       f.push(...(await roundTrips(bare.url, bare.headers, n / 5)));
     }
+    // Every other adapter over the same core, each against the service directly in alternating blocks of its own.
+    const adapters: Measurement[] = [];
+    for (const [framework, label] of ADAPTERS) {
+      const child = await startChild<{ url: string }>('servers/host-adapter.ts', [
+        framework,
+        svc.info.url,
+        svc.info.apiKey,
+        svc.info.userId,
+      ]);
+      stops.push(child.stop);
+      const url = `${child.info.url}/inlay/workflows`;
+      if ((await fetch(url).then((r) => r.text())) !== a)
+        throw new Error(`${label} answered different bytes than the service`);
+      await roundTrips(url, {}, 50);
+      const dd: number[] = [];
+      const pp: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        dd.push(...(await roundTrips(direct.url, direct.headers, n / 5)));
+        pp.push(...(await roundTrips(url, {}, n / 5)));
+      }
+      adapters.push({
+        suite,
+        name: `${label} proxy p50 overhead`,
+        value: percentile(pp, 50) - percentile(dd, 50),
+        unit: 'ms',
+        note: `${n} requests each way; baseline the service directly`,
+        target: { on: 'value', op: '<=', value: 1, label: '≤ 1 ms' },
+      });
+    }
     const seconds = opts.quick ? 2 : 5;
     const tp = await load({ ...proxied, seconds });
     const td = await load({ ...direct, seconds });
@@ -73,6 +110,7 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
       {
         suite,
         name: 'proxy p50 overhead',
+        note: '@inlay/express',
         value: p50p - p50d,
         unit: 'ms',
         target: { on: 'value', op: '<=', value: 1, label: '≤ 1 ms' },
@@ -84,6 +122,7 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
         unit: 'ms',
         note: 'context for the line above: no framework, no checks, token fixed',
       },
+      ...adapters,
       {
         suite,
         name: 'proxy p99 overhead',

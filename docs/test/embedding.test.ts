@@ -27,7 +27,9 @@ const skip = process.env.DATABASE_URL
     : `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`;
 if (skip) console.warn(`embedding.test.ts: skipped, ${skip}`);
 
-const PACKAGES = ['client', 'connectors', 'contract', 'express', 'react', 'service'];
+/** The tarballs the page's app installs; `pnpm pack:packages` writes @inlay/next's too (a Next.js host's). */
+const PACKAGES = ['client', 'connectors', 'contract', 'express', 'react', 'server', 'service'];
+const PACKED = [...PACKAGES, 'next'].sort();
 const API_KEY = 'inlay_test_embedding0123456789';
 const STRIPE_KEY = 'sk_test_embedding';
 const WORKFLOW = 'Look up the buyer in Stripe';
@@ -258,16 +260,16 @@ afterAll(async () => {
 // the console's (not packed) too.
 it("each package's LICENSE is the root LICENSE", () => {
   const license = readFileSync(join(repo, 'LICENSE'), 'utf8');
-  for (const p of [...PACKAGES, 'console'])
+  for (const p of [...PACKED, 'console'])
     expect(readFileSync(join(repo, 'packages', p, 'LICENSE'), 'utf8'), p).toBe(license);
 });
 
 describe.skipIf(skip)('embedding from outside the repository (docs/embedding.md)', () => {
-  it('packs six tarballs, each with its built output, README and LICENSE, and real versions', async () => {
+  it('packs eight tarballs, each with its built output, README and LICENSE, and real versions', async () => {
     const files = (await readdir(join(app, 'inlay'))).sort();
-    expect(files).toEqual(PACKAGES.map((p) => `inlay-${p}-0.1.0.tgz`));
+    expect(files).toEqual(PACKED.map((p) => `inlay-${p}-0.1.0.tgz`));
     const license = readFileSync(join(repo, 'LICENSE'), 'utf8');
-    for (const p of PACKAGES) {
+    for (const p of PACKED) {
       const tgz = join(app, 'inlay', `inlay-${p}-0.1.0.tgz`);
       const { stdout } = await exec('tar', ['tzf', tgz]);
       const entries = stdout.split('\n');

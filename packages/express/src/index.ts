@@ -1,2 +1,1 @@
-export type { AllowedOrigins } from './csrf.ts';
-export { type InlayMiddlewareOptions, inlay } from './inlay.ts';
+export { type AllowedOrigins, type InlayMiddlewareOptions, inlay } from './inlay.ts';

@@ -109,15 +109,19 @@ describe('what the OAuth relay sends upstream', () => {
     expect(sent.authorization).toBeUndefined();
   });
 
-  it('relays a connector’s own callback to the same path, its name encoded as one segment', async () => {
+  it('relays a connector’s own callback to the same path; a name that is no connector id is not relayed', async () => {
     fake.seen.length = 0;
-    for (const path of ['acme', 'a%2Fb']) {
+    for (const path of ['acme', 'my-app_2']) {
       const r = await fetch(`${host.url}/api/inlay/oauth/callback/${path}?state=s&code=c`);
       expect(r.status).toBe(200);
     }
     expect(fake.seen.map((s) => s.url)).toEqual([
       '/oauth/callback/acme?state=s&code=c',
-      '/oauth/callback/a%2Fb?state=s&code=c',
+      '/oauth/callback/my-app_2?state=s&code=c',
     ]);
+    // Not a slug: it is no public OAuth page, so it goes the proxy's way, which needs the host's session.
+    const other = await fetch(`${host.url}/api/inlay/oauth/callback/a%2Fb?state=s&code=c`);
+    expect(other.status).toBe(401);
+    expect(fake.seen).toHaveLength(2);
   });
 });

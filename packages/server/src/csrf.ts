@@ -1,10 +1,12 @@
 import { CLIENT_HEADER } from '@inlay/client/server';
-import type { Request } from 'express';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Origins besides the host's own that may write: a list, or a predicate over the request's `Origin`. */
-export type AllowedOrigins = readonly string[] | ((origin: string, req: Request) => boolean);
+/**
+ * Origins besides the host's own that may write: a list, or a predicate over the request's `Origin` (given the
+ * framework's request: Express's, Hono's context, Fastify's, or the web `Request`).
+ */
+export type AllowedOrigins<R = Request> = readonly string[] | ((origin: string, req: R) => boolean);
 
 export interface CsrfRefusal {
   status: 403 | 415;
@@ -22,20 +24,14 @@ export function normaliseOrigin(value: string): string {
   return url.origin;
 }
 
-/** The `Host` the browser addressed (or, when the app trusts its proxy, `X-Forwarded-Host`) names the origin. */
-function sameHost(origin: URL, req: Request): boolean {
-  const hosts = [req.headers.host, req.host].filter((h): h is string => typeof h === 'string');
-  return hosts.some((h) => h.toLowerCase() === origin.host);
-}
-
-/** The request says it carries a body (the stream may already be spent by a host body parser). */
-export function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+/** The request says it carries a body (a host body parser may already have spent the stream). */
+export function hasBody(headers: Headers): boolean {
+  const length = headers.get('content-length');
+  return (length !== null && length !== '0') || headers.has('transfer-encoding');
 }
 
 /** `application/json`, by the header itself (a host parser may have consumed the body). No form sends it. */
-function isJson(type: string | undefined): boolean {
+function isJson(type: string | null): boolean {
   return type?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
@@ -44,25 +40,31 @@ function isJson(type: string | undefined): boolean {
  * `Sec-Fetch-Site: cross-site`, no `x-inlay-client` header, or a body that is not `application/json` (a form
  * that the host's own body parser may already have turned into an object). Reads pass: they change nothing,
  * and without CORS their answers stay unreadable to other origins.
+ *
+ * `hosts` are the names the browser may have addressed this backend by: the `Host` header and the request
+ * URL's host (which a framework that trusts its proxy takes from `X-Forwarded-Host`).
  */
-export function csrfGuard(allowed: AllowedOrigins | undefined): (req: Request) => CsrfRefusal | undefined {
+export function csrfGuard<R>(
+  allowed: AllowedOrigins<R> | undefined,
+): (method: string, headers: Headers, hosts: readonly string[], req: R) => CsrfRefusal | undefined {
   const list = Array.isArray(allowed)
     ? new Set((allowed as readonly string[]).map(normaliseOrigin))
     : undefined;
   const fn = typeof allowed === 'function' ? allowed : undefined;
-  const listed = (origin: string, req: Request) => list?.has(origin) === true || fn?.(origin, req) === true;
+  const listed = (origin: string, req: R) => list?.has(origin) === true || fn?.(origin, req) === true;
 
-  return (req) => {
-    if (!UNSAFE.has(req.method)) return undefined;
-    const origin = req.headers.origin;
-    const site = req.headers['sec-fetch-site'];
-    if (origin !== undefined) {
+  return (method, headers, hosts, req) => {
+    if (!UNSAFE.has(method)) return undefined;
+    const origin = headers.get('origin');
+    const site = headers.get('sec-fetch-site');
+    if (origin !== null) {
       let url: URL | undefined;
       try {
         url = origin === 'null' ? undefined : new URL(origin);
       } catch {}
       const explicit = url !== undefined && listed(url.origin, req);
-      if (!explicit && !(url && sameHost(url, req)))
+      const sameHost = url !== undefined && hosts.some((h) => h.toLowerCase() === url.host);
+      if (!explicit && !sameHost)
         return forbidden(
           'header.origin',
           'allowed_origin',
@@ -78,14 +80,14 @@ export function csrfGuard(allowed: AllowedOrigins | undefined): (req: Request) =
     } else if (site === 'cross-site') {
       return forbidden('header.sec-fetch-site', 'not_cross_site', 'Cross-site writes are refused');
     }
-    if (!req.headers[CLIENT_HEADER])
+    if (!headers.get(CLIENT_HEADER))
       return forbidden(
         `header.${CLIENT_HEADER}`,
         'required',
         `Writes need the ${CLIENT_HEADER} header, which @inlay/client and the widget send`,
       );
-    const type = req.headers['content-type'];
-    if ((type !== undefined || hasBody(req)) && !isJson(type))
+    const type = headers.get('content-type');
+    if ((type !== null || hasBody(headers)) && !isJson(type))
       return {
         status: 415,
         code: 'unsupported_media_type',

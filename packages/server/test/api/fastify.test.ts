@@ -1,0 +1,19 @@
+// The Fastify 5 plugin, against the conformance suite.
+import { backendConformance } from '@inlay/test-kit/backend-conformance';
+import Fastify from 'fastify';
+import { inlayFastify } from '../../src/fastify.ts';
+
+backendConformance('Fastify 5', async ({ serviceUrl, apiKey }) => {
+  const fastify = Fastify();
+  // The host's own routes keep Fastify's parsers; the plugin's are its own (encapsulated).
+  fastify.post('/echo', async (request) => request.body);
+  await fastify.register(inlayFastify, {
+    prefix: '/api/inlay',
+    serviceUrl,
+    apiKey,
+    userId: (request) => (request.headers['x-host-user'] as string | undefined) ?? null,
+    autoCreateUsers: { username: (request) => String(request.headers['x-host-user'] ?? '') },
+  });
+  const url = await fastify.listen({ port: 0, host: '127.0.0.1' });
+  return { url, close: () => fastify.close() };
+});
