@@ -117,6 +117,7 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
         INLAY_PUBLIC_URL: serviceUrl,
         INLAY_DATA_DIR: join(dataDir, 'inlay'),
         INLAY_BOOTSTRAP_API_KEY: store.apiKey,
+        INLAY_BOOTSTRAP_ACCOUNT_NAME: 'Acme CRM',
       },
       { warn: () => {} },
     );

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { TryProxy } from './connectors/try-proxy.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { ConnectorDetail, ConnectorsPage } from './pages/connectors.tsx';
 import { ExecutionDetail, ExecutionsPage } from './pages/executions.tsx';
@@ -22,6 +23,7 @@ const NAV = [
   { to: '/workflows', label: 'Workflows' },
   { to: '/executions', label: 'Executions' },
   { to: '/connectors', label: 'Connectors' },
+  { to: '/proxy', label: 'Try the proxy' },
   { to: '/mcp-servers', label: 'MCP servers' },
   { to: '/api-keys', label: 'API keys' },
   { to: '/settings', label: 'Settings' },
@@ -151,6 +153,8 @@ function Page({ route }: { route: string }) {
       return <ExecutionsPage />;
     case '/connectors':
       return <ConnectorsPage />;
+    case '/proxy':
+      return <TryProxy />;
     case '/mcp-servers':
       return <McpServersPage />;
     case '/api-keys':

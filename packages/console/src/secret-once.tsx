@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { CopyButton } from './copy-button.tsx';
 
 export interface SecretField {
   label: string;
@@ -9,7 +10,7 @@ export interface SecretField {
 
 /**
  * What the service shows only once (a new key, token or signing secret): each value in a read-only field that
- * selects itself on focus, and Done to hide it for good.
+ * selects itself on focus (a URL in full, over several lines), a Copy button for each, and Done to hide them.
  */
 export function SecretOnce({
   children,
@@ -24,17 +25,36 @@ export function SecretOnce({
   return (
     <div className="card notice stack" role="status">
       <p>{children}</p>
-      {fields.map((f) => (
-        <label key={f.label}>
-          {f.label}
-          <input
-            className={f.secret === false ? 'mono' : 'mono secret'}
-            readOnly
-            value={f.value}
-            onFocus={(e) => e.currentTarget.select()}
-          />
-        </label>
-      ))}
+      {fields.map((f) => {
+        const id = `secret-${f.label.replace(/\W+/g, '-')}`;
+        return (
+          <div key={f.label} className="stack">
+            <label htmlFor={id}>{f.label}</label>
+            {/* A URL in full, wrapped over lines; a secret in a masked one-line field. */}
+            {f.secret === false ? (
+              <textarea
+                id={id}
+                className="mono"
+                readOnly
+                rows={Math.ceil(f.value.length / 60)}
+                value={f.value}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+            ) : (
+              <input
+                id={id}
+                className="mono secret"
+                readOnly
+                value={f.value}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+            )}
+            <div className="actions">
+              <CopyButton value={f.value} label={f.label} />
+            </div>
+          </div>
+        );
+      })}
       <div className="actions">
         <button type="button" className="secondary" onClick={onDone}>
           Done

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { ErrorText } from './ui.tsx';
 
 /** A column heading; `{hidden}` is read to screen readers only (e.g. a column of buttons). */
@@ -19,8 +19,18 @@ export function Table({
   columns: Column[];
   children: ReactNode;
 }) {
+  const wrap = useRef<HTMLDivElement>(null);
+  const scrolls = useScrolls(wrap);
   return (
-    <div className="table-wrap">
+    // A table wider than the window scrolls in its wrapper, which then takes the focus so the keyboard can
+    // scroll it (axe: scrollable-region-focusable), named after the table.
+    <div
+      ref={wrap}
+      className="table-wrap"
+      {...(scrolls
+        ? { tabIndex: 0, role: 'region', 'aria-label': caption, 'aria-labelledby': labelledBy }
+        : {})}
+    >
       <table aria-labelledby={labelledBy}>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead>
@@ -56,4 +66,19 @@ export function QueryState({
   if (query.isPending) return <p className="loading">Loading…</p>;
   if (empty && query.data?.length === 0) return <p className="muted">{empty}</p>;
   return null;
+}
+
+/** Whether the element's content is wider than it, kept up to date as either changes size. */
+function useScrolls(ref: RefObject<HTMLElement | null>) {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const check = () => setScrolls(el.scrollWidth > el.clientWidth);
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    return () => observer.disconnect();
+  }, [ref]);
+  return scrolls;
 }

@@ -1,4 +1,5 @@
 import { isInlayError } from '@inlay/client';
+import { createFormatters } from '@inlay/react';
 
 export function ErrorText({ error }: { error: unknown }) {
   const text = isInlayError(error) ? error.detail : error instanceof Error ? error.message : String(error);
@@ -9,12 +10,12 @@ export function ErrorText({ error }: { error: unknown }) {
   );
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-});
-export const formatTime = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
+/** The console's locale and time zone, for its own dates and the widget it embeds alike. */
+export const CONSOLE_LOCALE = 'en-GB';
+export const CONSOLE_TIME_ZONE = 'UTC';
+const formatters = createFormatters(CONSOLE_LOCALE, { timeZone: CONSOLE_TIME_ZONE });
+/** A date and time as every page of the console shows it, the widget's included: "2 Dec 2026, 00:00:27 UTC". */
+export const formatTime = (iso: string) => formatters.date(iso);
 
 export function formatMs(ms: number | undefined): string {
   if (ms === undefined) return '—';

@@ -8,6 +8,7 @@ import {
   type ConsoleHarness,
   choose,
   hasChromium,
+  navigateTo,
   press,
   seriousViolations,
   signIn,
@@ -188,7 +189,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         editorNamed(page, 'New connector definition'),
         JSON.stringify(acme({ category: 'toys' }), null, 2),
       );
-      await expect.poll(() => page.locator('.lint').first().textContent()).toContain('/category');
+      await expect.poll(() => page.locator('.lint').first().textContent()).toMatch(/^category: /);
       const create = page.getByRole('button', { name: 'Create connector' });
       expect(await create.isDisabled()).toBe(true);
       await pasteInto(page, editorNamed(page, 'New connector definition'), JSON.stringify(acme(), null, 2));
@@ -324,7 +325,9 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         ).status,
       ).toBe(404);
 
-      // Try the proxy: carol's Acme key is inserted by Inlay; the provider's JSON comes back pretty-printed.
+      // Try the proxy, a page of its own: carol's Acme key is inserted by Inlay; the provider's JSON comes back
+      // pretty-printed.
+      await navigateTo(page, 'Try the proxy');
       const { data: cred } = await api('POST', '/credentials', {
         userId: 'carol',
         connector: 'acme',
@@ -460,6 +463,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)(
         workflowIds: [wf.workflowId],
         credentialIds: { acme: cred.credentialId },
       });
+      await navigateTo(page, 'Connectors');
       await press(page, page.getByRole('link', { name: 'Acme CRM' }));
       await press(page, page.getByRole('button', { name: 'Delete Acme CRM…' }));
       await press(page, page.getByRole('button', { name: 'Delete connector' }));

@@ -21,7 +21,7 @@ import {
 } from './harness.ts';
 
 // Every page of the console in Chromium, light and dark, driven from the keyboard alone (Tab, Shift+Tab, Enter,
-// Space, the arrow keys: see harness.ts), with axe and the 1280 and 768 px checks on each.
+// Space, the arrow keys: see harness.ts), with axe and the 1280, 768 and 375 px checks on each.
 
 let h: ConsoleHarness;
 let app: InlayApp;
@@ -156,7 +156,11 @@ const rowCells = (page: Page, table: string, text: string) =>
 describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in Chromium, %s', (scheme) => {
   it('signs in with an API key; every page is accessible, readable at 1280 and 768 px and used by keyboard alone', async () => {
     await seed();
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({
+      colorScheme: scheme,
+      viewport: { width: 1280, height: 900 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     const page = await context.newPage();
     const { errors, failed, checkPage } = watch(page, scheme);
     const requested: string[] = [];
@@ -316,7 +320,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await tabTo(page, editor);
     await page.keyboard.press('Control+a');
     await page.keyboard.insertText('{"trigger": {"type": "manual"}, "steps": []}');
-    await expect.poll(() => page.locator('.lint').textContent()).toContain('/steps');
+    await expect.poll(() => page.locator('.lint').textContent()).toBe('steps: needs at least 1 item');
     const publishButton = page.getByRole('button', { name: 'Publish new version' });
     expect(await publishButton.isDisabled()).toBe(true);
     const step = (await api('GET', `/workflows/${page.url().split('/').pop()}/definition`)).definition
@@ -395,6 +399,16 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await navigateTo(page, 'Connectors');
     await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(5);
     await checkPage('connectors');
+    // Categories and sign-in types in words, not the API's values.
+    const slackRow = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: 'Slack', exact: true }) });
+    expect(await slackRow.getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining(['Communication', 'OAuth (sign in with the app)']),
+    );
+    expect(await page.getByRole('cell', { name: /^(oauth2|apiKey|project-management)$/ }).count()).toBe(0);
+    // The proxy has a page of its own.
+    expect(await page.getByRole('heading', { name: 'Try the proxy' }).count()).toBe(0);
     await press(page, page.getByRole('link', { name: 'Slack', exact: true }));
     await page.getByRole('heading', { name: 'Slack', level: 1 }).waitFor();
     await page.getByText(/^Not set up/).waitFor();
@@ -422,7 +436,16 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await typeInto(page, connectorNames, 'slack');
     await page.keyboard.press('Enter');
     expect(await page.getByLabel('Access token').inputValue()).not.toBe('');
-    expect(await page.getByLabel('Server URL').inputValue()).toMatch(/^http:\/\/127\.0\.0\.1/);
+    const serverUrl = await page.getByLabel('Server URL').inputValue();
+    expect(serverUrl).toMatch(/^http:\/\/127\.0\.0\.1.*\/mcp\/[0-9a-f-]{36}\/inlay_mcp_/);
+    // The URL whole, with a Copy button that puts it on the clipboard.
+    await press(page, page.getByRole('button', { name: 'Copy Server URL' }));
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(serverUrl);
+    // How an agent signs in, with a client configuration holding this server's URL, to copy.
+    const signInHelp = page.getByRole('region', { name: 'How an agent signs in' });
+    expect(await signInHelp.textContent()).toContain('Authorization: Bearer');
+    expect(JSON.parse((await signInHelp.locator('pre').textContent())!).servers.inlay.url).toBe(serverUrl);
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     expect(await page.locator('tbody tr').textContent()).toContain('only slack');
     const servers = await api<{ data: { restrictions: unknown }[] }>('GET', '/mcp-servers');
@@ -593,7 +616,7 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await tabTo(page, editor);
     await page.keyboard.press('Control+a');
     await page.keyboard.insertText('{"trigger": {"type": "manual"}, "steps": []}');
-    await expect.poll(() => page.locator('.lint').textContent()).toContain('/steps');
+    await expect.poll(() => page.locator('.lint').textContent()).toBe('steps: needs at least 1 item');
     expect(await createButton.isDisabled()).toBe(true);
     const step = { id: randomUUID(), connector: 'nope', action: 'map', input: {} };
     await page.keyboard.press('Control+a');
@@ -605,6 +628,14 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await checkPage('new workflow refused');
     expect((await api<{ data: unknown[] }>('GET', '/account/workflows')).data).toHaveLength(1);
     await tabTo(page, editor);
+    // A typo in the trigger's type: one line naming the field and the types there are, no schema jargon.
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(JSON.stringify({ trigger: { type: 'manul' }, steps: [step] }));
+    await expect
+      .poll(() => page.locator('.lint li').allTextContents())
+      .toEqual(['trigger.type: must be one of "manual", "event", "webhook", "schedule", "app"']);
+    // The service's refusal was of the text before: it goes once the text changes.
+    expect(await page.getByRole('alert').count()).toBe(0);
     await page.keyboard.press('Control+a');
     await page.keyboard.insertText(
       JSON.stringify({ trigger: { type: 'manual' }, steps: [{ ...step, connector: 'transform' }] }),
@@ -824,8 +855,12 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
       JSON.parse((await page.getByRole('region', { name: label }).textContent()) ?? 'null');
     expect(await json('Trigger data')).toEqual({ name: 'ada', items: [1, 2, 3] });
     expect(await json('Step 1 input')).toEqual({ expression: '{"name": $uppercase(trigger.name)}' });
-    expect(await json('Step 1 output')).toEqual([[{ name: 'ADA' }]]);
-    expect(await json('Step 2 output')).toEqual([[{ items: 3 }]]);
+    // Each step's output as the widget shows it: the item's JSON, not the log's [[{…}]] wrapping.
+    expect(await json('Step 1 output')).toEqual({ name: 'ADA' });
+    expect(await json('Step 2 output')).toEqual({ items: 3 });
+    // One attempt each, said in words that agree with the count.
+    expect(await page.getByText(/ · 1 attempt$/).count()).toBe(2);
+    expect(await page.getByText(/attempt\(s\)/).count()).toBe(0);
     await checkPage('execution detail with steps');
     expect(errors, failed.join('; ')).toEqual([]);
     await context.close();

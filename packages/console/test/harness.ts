@@ -1,6 +1,6 @@
 // What the console's Chromium tests share: a real service serving the built console on 127.0.0.1, Debian's
 // Chromium, an API client with the account's key, and the per-page check (axe, then no sideways scroll at
-// 1280 and 768 px) with the page's console errors collected.
+// 1280, 768 and 375 px) with the page's console errors collected.
 import { existsSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -90,7 +90,25 @@ export async function seriousViolations(page: Page) {
 export const overflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-/** The page's console errors and refused requests as they come, and a check of a page: axe, then no overflow at 1280 and 768 px. */
+/** The outermost elements reaching past the window's right edge, as `tag.class` paths, to name in a failure. */
+export const overflowing = (page: Page) =>
+  page.evaluate(() => {
+    const w = document.documentElement.clientWidth;
+    const name = (e: Element) => `${e.tagName.toLowerCase()}${[...e.classList].map((c) => `.${c}`).join('')}`;
+    return [...document.body.querySelectorAll('*')]
+      .filter((e) => e.getBoundingClientRect().right > w + 0.5)
+      .filter((e) => !e.parentElement || e.parentElement.getBoundingClientRect().right <= w + 0.5)
+      .map(
+        (e) =>
+          [...Array(3)].reduce<[string, Element | null]>(
+            ([p, el]) => [el ? `${name(el)} > ${p}` : p, el?.parentElement ?? null],
+            ['', e.parentElement],
+          )[0] + name(e),
+      )
+      .slice(0, 5);
+  });
+
+/** The page's console errors and refused requests as they come, and a check of a page: axe, then no overflow at 1280, 768 and 375 px, and axe again at 375 px. */
 export function watch(page: Page, scheme: string) {
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -102,9 +120,13 @@ export function watch(page: Page, scheme: string) {
   });
   const checkPage = async (what: string) => {
     expect(await seriousViolations(page), `${what} (${scheme})`).toEqual([]);
-    for (const width of [1280, 768]) {
+    for (const width of [1280, 768, 375]) {
       await page.setViewportSize({ width, height: 900 });
-      expect(await overflow(page), `${what} at ${width} px`).toBeLessThanOrEqual(0);
+      const over = await overflow(page);
+      if (over > 0)
+        expect.soft(await overflowing(page), `${what} at ${width} px: wider than the window`).toEqual([]);
+      expect(over, `${what} at ${width} px`).toBeLessThanOrEqual(0);
+      if (width === 375) expect(await seriousViolations(page), `${what} at 375 px (${scheme})`).toEqual([]);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   };

@@ -1,7 +1,7 @@
 // Prints the gzip size of what a host ships for @inlay/react: the surfaces, every hook and @inlay/client,
 // minified as a host's production build minifies them, plus styles.css as the build ships it (minified). React, React DOM and TanStack Query are excluded (peers).
 // Locale catalogs other than English load on demand; the largest one is added to the total.
-// Exits 1 above the budget (25 kB), so `pnpm test` fails when the widget grows past it.
+// Exits 1 above the budget (25.5 kB), so `pnpm test` fails when the widget grows past it.
 // Then, for a host that renders one surface only, what each costs on its own: `<InlayProvider>` plus that
 // surface, built the same way (its JS, English included, without the shared styles.css and other locales).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { minifiedStyles } from './styles.mjs';
 
-const BUDGET = 25 * 1024;
+const BUDGET = 25.5 * 1024;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'inlay-size-'));
 const SURFACES = ['InlayProvider', 'IntegrationsPage', 'InstallModal', 'ExecutionLogs', 'Connections'];

@@ -39,6 +39,8 @@ export interface InlayProviderProps {
   colorScheme?: ColorScheme;
   /** BCP 47 tag; en, de, fr, es and ja are built in. Default: `en`. */
   locale?: string;
+  /** The IANA time zone dates are shown in, named after each date ("UTC"); the browser's own, unnamed, by default. */
+  timeZone?: string;
   /** Overrides of single messages, or a whole catalog for another language. */
   messages?: Partial<Messages>;
   /** Hears installed, uninstalled, toggled, connected, error, opened and closed. */
@@ -158,7 +160,7 @@ export function InlayProvider(props: InlayProviderProps) {
       queryClient,
       locale,
       t: (key, vars) => (catalog[key] ?? key).replace(/\{(\w+)\}/g, (m, k: string) => String(vars?.[k] ?? m)),
-      format: createFormatters(locale),
+      format: createFormatters(locale, { timeZone: props.timeZone }),
       colorScheme,
       style,
       emit,
@@ -178,6 +180,7 @@ export function InlayProvider(props: InlayProviderProps) {
     colorScheme,
     emit,
     props.oauth,
+    props.timeZone,
     resume,
     signIn,
   ]);

@@ -38,6 +38,6 @@ export { useWorkflow } from './hooks/useWorkflow.ts';
 export { LIVE_POLL_MS, POLL_AFTER_MOUNT_MS, useWorkflowLogs } from './hooks/useWorkflowLogs.ts';
 export { useWorkflows } from './hooks/useWorkflows.ts';
 export { InlayProvider, type InlayProviderProps, type InlayTheme } from './InlayProvider.tsx';
-export { createFormatters, type Formatters } from './i18n/format.ts';
+export { createFormatters, type FormatterOptions, type Formatters } from './i18n/format.ts';
 export type { MessageKey, Messages } from './i18n/locales/en.ts';
 export { INLAY_REFRESH_EVENT, refreshInlay } from './refreshInlay.ts';

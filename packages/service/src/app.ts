@@ -106,7 +106,11 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const tokens = new UserTokens(store.db, vault, config.publicUrl, config.jwtTtlSeconds);
   await tokens.init();
   if (config.bootstrapApiKey) {
-    const { created, accountId } = await ensureBootstrapAccount(store.db, config.bootstrapApiKey);
+    const { created, accountId } = await ensureBootstrapAccount(
+      store.db,
+      config.bootstrapApiKey,
+      config.bootstrapAccountName,
+    );
     if (created) logger.info({ accountId }, 'created the bootstrap account');
   }
   // JSONata runs in worker processes, where a runaway expression can be stopped (one pool per process).

@@ -30,6 +30,8 @@ export interface Config {
   /** Current master key first, then older ones still accepted for decryption. */
   masterKeys: Buffer[];
   bootstrapApiKey?: string;
+  /** `INLAY_BOOTSTRAP_ACCOUNT_NAME`: the name of the account `INLAY_BOOTSTRAP_API_KEY` creates. */
+  bootstrapAccountName?: string;
   mcpPort?: number;
   /** Base of the MCP URLs handed to agents: `INLAY_MCP_PUBLIC_URL`, else the public URL (on `mcpPort` if set). */
   mcpPublicUrl: string;
@@ -149,6 +151,7 @@ const EnvSchema = z.object({
       'INLAY_BOOTSTRAP_API_KEY must look like inlay_live_<16+ chars>',
     )
     .optional(),
+  INLAY_BOOTSTRAP_ACCOUNT_NAME: z.string().trim().min(1).max(200).optional(),
   INLAY_MCP_PORT: int('INLAY_MCP_PORT', 1, 65535, 0).transform((v) => v || undefined),
   INLAY_MCP_PUBLIC_URL: z.url('INLAY_MCP_PUBLIC_URL must be an absolute URL').optional(),
   INLAY_MCP_ALLOWED_ORIGINS: z.string().optional(),
@@ -265,6 +268,7 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL,
     masterKeys: [current, ...previous],
     bootstrapApiKey: e.INLAY_BOOTSTRAP_API_KEY,
+    bootstrapAccountName: e.INLAY_BOOTSTRAP_ACCOUNT_NAME,
     mcpPort: e.INLAY_MCP_PORT,
     mcpPublicUrl: mcpBase,
     mcpAllowedHosts: [...hosts],

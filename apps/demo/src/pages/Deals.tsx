@@ -120,10 +120,10 @@ export function Deals() {
           )}
           {deals?.map((d) => (
             <tr key={d.id}>
-              <td>{d.name}</td>
-              <td>{d.company}</td>
-              <td>{money.format(d.amount)}</td>
-              <td>
+              <td data-label="Deal">{d.name}</td>
+              <td data-label="Company">{d.company}</td>
+              <td data-label="Amount">{money.format(d.amount)}</td>
+              <td data-label="Stage">
                 <span className={`stage stage-${d.stage}`}>{d.stage}</span>
               </td>
               <td className="row-actions">

@@ -21,7 +21,7 @@ export function RunHistory() {
           <h2 id={`runs-${w.workflowId}`}>
             {w.name} {!w.active && <span className="stage">disabled</span>}
           </h2>
-          <ExecutionLogs workflowId={w.workflowId} />
+          <ExecutionLogs workflowId={w.workflowId} title={null} />
         </section>
       ))}
     </div>

@@ -116,7 +116,7 @@ export function TryProxy() {
   const a = call.data;
   return (
     <section aria-labelledby="proxy-title">
-      <h2 id="proxy-title">Try the proxy</h2>
+      <h1 id="proxy-title">Try the proxy</h1>
       <p className="muted">
         Calls the provider's API as one of your users, with their connection's credential inserted by Inlay
         (the same request your backend makes with the API key).

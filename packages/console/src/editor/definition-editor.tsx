@@ -64,7 +64,7 @@ export function DefinitionEditor({
       {errors.length ? (
         <div className="card" role="status">
           <p>
-            <strong>{errors.length} problem(s):</strong>
+            <strong>{errors.length === 1 ? '1 problem:' : `${errors.length} problems:`}</strong>
           </p>
           <ul className="lint">
             {errors.map((m) => (

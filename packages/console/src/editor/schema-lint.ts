@@ -1,8 +1,9 @@
-import { type OutputUnit, Validator } from '@cfworker/json-schema';
+import { Validator } from '@cfworker/json-schema';
 import { syntaxTree } from '@codemirror/language';
 import type { Diagnostic } from '@codemirror/lint';
 import type { EditorState } from '@codemirror/state';
 import type { SyntaxNode } from '@lezer/common';
+import { schemaProblems } from './schema-problems.ts';
 
 /**
  * The contract's JSON Schema for one of its types, from the service's OpenAPI 3.1 document (its schemas are
@@ -43,19 +44,7 @@ export function rangeOf(state: EditorState, location: string) {
   return { from: node.from, to: node.to };
 }
 
-/** Only the deepest failures: a failing step also fails `steps`, and the root; those add nothing. */
-function deepest(errors: OutputUnit[]) {
-  const seen = new Set<string>();
-  return errors.filter((e) => {
-    const deeper = errors.some((o) => o !== e && o.instanceLocation.startsWith(`${e.instanceLocation}/`));
-    const key = `${e.instanceLocation} ${e.error}`;
-    if (deeper || seen.has(key) || e.keyword === '$ref') return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** A linter source: the document parsed as JSON and checked against the schema, each error at its value. */
+/** A linter source: the document parsed as JSON and checked against the schema, one problem per field at its value. */
 export function jsonSchemaDiagnostics(schema: object) {
   const validator = new Validator(schema as never, '2020-12', false);
   return (state: EditorState): Diagnostic[] => {
@@ -67,10 +56,10 @@ export function jsonSchemaDiagnostics(schema: object) {
     }
     const r = validator.validate(value);
     if (r.valid) return [];
-    return deepest(r.errors).map((e) => ({
-      ...rangeOf(state, e.instanceLocation),
+    return schemaProblems(r.errors).map((p) => ({
+      ...rangeOf(state, p.location),
       severity: 'error' as const,
-      message: `${e.instanceLocation.replace(/^#/, '') || '/'}: ${e.error}`,
+      message: p.message,
     }));
   };
 }

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { DeleteCustomConnector, EditCustomConnector } from '../connectors/custom-connector.tsx';
 import { ImportOpenApi } from '../connectors/import-openapi.tsx';
 import { NewConnector } from '../connectors/new-connector.tsx';
-import { TryProxy } from '../connectors/try-proxy.tsx';
+import { AUTH_TYPE_LABELS, CATEGORY_LABELS } from '../labels.ts';
 import { Link } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { QueryState, Table } from '../table.tsx';
@@ -76,15 +76,14 @@ export function ConnectorsPage() {
                   </>
                 ) : null}
               </td>
-              <td>{c.category}</td>
-              <td>{c.authType}</td>
+              <td>{CATEGORY_LABELS[c.category] ?? c.category}</td>
+              <td>{AUTH_TYPE_LABELS[c.authType] ?? c.authType}</td>
               <td>{c.actions.length}</td>
               <td>{c.triggers.length}</td>
             </tr>
           ))}
         </Table>
       ) : null}
-      <TryProxy />
     </>
   );
 }
@@ -109,7 +108,9 @@ export function ConnectorDetail({ id }: { id: string }) {
         <dt>Id</dt>
         <dd className="mono">{c.id}</dd>
         <dt>Sign-in</dt>
-        <dd>{c.authType}</dd>
+        <dd>{AUTH_TYPE_LABELS[c.authType] ?? c.authType}</dd>
+        <dt>Category</dt>
+        <dd>{CATEGORY_LABELS[c.category] ?? c.category}</dd>
         <dt>Actions</dt>
         <dd>{c.actions.map((a) => a.name).join(', ') || '—'}</dd>
         <dt>Triggers</dt>

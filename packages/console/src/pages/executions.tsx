@@ -1,6 +1,7 @@
 import type { ExecutionsQuery } from '@inlay/client';
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { attempts } from '../labels.ts';
 import { Link, navigate, usePath } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { QueryState, Table } from '../table.tsx';
@@ -209,7 +210,7 @@ export function ExecutionDetail({ executionId }: { executionId: string }) {
               {s.name ?? `${s.connector}.${s.action}`} {s.status ? <StatusBadge status={s.status} /> : null}
             </h3>
             <p className="muted">
-              {s.connector}.{s.action} · {s.attempts ?? 1} attempt(s)
+              {s.connector}.{s.action} · {attempts(s.attempts ?? 1)}
             </p>
             {s.error ? (
               <p className="error">
@@ -220,13 +221,16 @@ export function ExecutionDetail({ executionId }: { executionId: string }) {
             <h4>Input</h4>
             <Json value={e.inputs[i]?.data} label={`Step ${i + 1} input`} />
             <h4>Output</h4>
-            <Json
-              value={s.data.map((items) => items.map((item) => item.json))}
-              label={`Step ${i + 1} output`}
-            />
+            <Json value={stepOutput(s.data)} label={`Step ${i + 1} output`} />
           </li>
         ))}
       </ol>
     </>
   );
+}
+
+/** A step's output as the widget shows it: the one item's JSON, or the list of items' JSON, without the log's `[[{json}]]` wrapping. */
+function stepOutput(data: { json: unknown }[][]) {
+  const items = data.flat().map((item) => item.json);
+  return items.length === 1 ? items[0] : items;
 }

@@ -1,6 +1,7 @@
 import type { CreateMcpServerBody, McpRestrictions, McpServer } from '@inlay/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
+import { AgentSignIn } from '../agent-sign-in.tsx';
 import { ConfirmDelete } from '../confirm-delete.tsx';
 import { NameFields } from '../name-fields.tsx';
 import { SecretOnce } from '../secret-once.tsx';
@@ -149,6 +150,7 @@ export function McpServersPage() {
           <strong>Copy the URL and token now:</strong> the token is shown only once and stored as a hash.
         </SecretOnce>
       ) : null}
+      <AgentSignIn url={shown?.url} />
       <QueryState query={list} empty="No MCP servers yet." />
       {list.data?.length ? (
         <Table

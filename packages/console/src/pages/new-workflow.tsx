@@ -101,7 +101,12 @@ export function NewWorkflow() {
           <DefinitionEditor
             label="Definition of the new workflow"
             value={initial}
-            onChange={setText}
+            onChange={(t) => {
+              setText(t);
+              // What was refused was the text before this edit.
+              setJsonError(null);
+              if (create.error) create.reset();
+            }}
             errors={errors}
             onErrors={setErrors}
           />

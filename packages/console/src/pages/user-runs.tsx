@@ -2,6 +2,7 @@ import { ExecutionLogs, InlayProvider } from '@inlay/react';
 import '@inlay/react/styles.css';
 import { useState } from 'react';
 import { useConsole } from '../session.tsx';
+import { CONSOLE_LOCALE, CONSOLE_TIME_ZONE } from '../ui.tsx';
 
 /**
  * A user's runs as the widget shows them: `<ExecutionLogs>` under an `InlayProvider` whose token the console
@@ -31,6 +32,8 @@ export default function UserRuns({
       <InlayProvider
         baseUrl={window.location.origin}
         getToken={() => client.users.token(userId)}
+        locale={CONSOLE_LOCALE}
+        timeZone={CONSOLE_TIME_ZONE}
         key={userId}
       >
         <ExecutionLogs workflowId={workflowId} live={false} />

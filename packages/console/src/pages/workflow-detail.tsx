@@ -99,7 +99,11 @@ export function WorkflowDetail({ workflowId }: { workflowId: string }) {
         key={version}
         label={`Definition of ${w.name}`}
         value={pretty(current.data.definition)}
-        onChange={setText}
+        onChange={(t) => {
+          setText(t);
+          // The service's refusal was of the text before this edit.
+          if (publish.error) publish.reset();
+        }}
         errors={errors}
         onErrors={setErrors}
       />

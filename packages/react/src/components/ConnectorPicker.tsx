@@ -3,6 +3,7 @@ import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useCredentials } from '../hooks/useCredentials.ts';
 import { useInlay } from '../hooks/useInlay.ts';
 import { useOAuthSignIn } from '../hooks/useOAuthSignIn.ts';
+import { cx } from '../utils.ts';
 import { KeyForm } from './KeyForm.tsx';
 import { OAuthNotice } from './OAuthNotice.tsx';
 import { ErrorMessage, ErrorState, Icon, oauthFailure } from './States.tsx';
@@ -105,7 +106,11 @@ export function ConnectorPicker({
   };
 
   return (
-    <fieldset ref={box} className="inlay-connector" aria-describedby={error ? `${id}-e` : undefined}>
+    <fieldset
+      ref={box}
+      className={cx('inlay-connector', error && 'inlay-invalid')}
+      aria-describedby={error ? `${id}-e` : undefined}
+    >
       <legend className="inlay-label">
         <Icon src={connector.icon} size={20} /> {t('account', { app: connector.name })}
       </legend>
@@ -118,6 +123,7 @@ export function ConnectorPicker({
                 type="radio"
                 name={`${id}-cred`}
                 value={c.credentialId}
+                aria-invalid={error ? true : undefined}
                 checked={picked === c.credentialId}
                 onChange={() => select(c.credentialId)}
               />
@@ -130,6 +136,7 @@ export function ConnectorPicker({
               type="radio"
               name={`${id}-cred`}
               value={NEW}
+              aria-invalid={error ? true : undefined}
               checked={picked === NEW}
               onChange={() => select(NEW)}
             />

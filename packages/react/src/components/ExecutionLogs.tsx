@@ -32,6 +32,11 @@ export interface ExecutionLogsProps {
    * 15 s after mount. `refreshInlay()` refreshes it either way.
    */
   live?: boolean;
+  /**
+   * The heading above the runs (default "Run history" in the user's language). `null` hides it where the page
+   * already says it (the heading stays for screen readers, naming the table).
+   */
+  title?: string | null;
   className?: string;
   classNames?: ClassNames<ExecutionLogsSlot>;
 }
@@ -76,23 +81,29 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
   const id = useId();
   const rowId = (executionId: string) => `${id}-r-${executionId}`;
   const byId = new Map(logs.data?.map((l) => [l.executionId, l]));
-  // "Rerun of …" and "Run again as …": opens the linked run when it is on this page.
-  const runLink = (executionId: string) => {
+  // "Rerun of the run from …" and "Rerun: …": the linked run's start opens it when it is on this page.
+  const runLink = (key: 'rerunOf' | 'rerunAs', executionId: string) => {
     const other = byId.get(executionId);
-    return other ? (
-      <button
-        key={executionId}
-        type="button"
-        className="inlay-link"
-        onClick={() => {
-          setExpanded(executionId);
-          document.getElementById(rowId(executionId))?.scrollIntoView?.({ block: 'nearest' });
-        }}
-      >
-        {format.date(other.startedAt)}
-      </button>
-    ) : (
-      <code key={executionId}>{executionId.slice(0, 8)}</code>
+    const [before, after = ''] = t(key, { time: '\u0000' }).split('\u0000');
+    return (
+      <span key={executionId} className="inlay-rerun-link">
+        {before}
+        {other ? (
+          <button
+            type="button"
+            className="inlay-link"
+            onClick={() => {
+              setExpanded(executionId);
+              document.getElementById(rowId(executionId))?.scrollIntoView?.({ block: 'nearest' });
+            }}
+          >
+            {format.date(other.startedAt)}
+          </button>
+        ) : (
+          <code>{executionId.slice(0, 8)}</code>
+        )}
+        {after}
+      </span>
     );
   };
 
@@ -101,8 +112,8 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
   return (
     <Root className={cx('inlay-logs', props.className)}>
       <div className={cx('inlay-toolbar', cn.toolbar)}>
-        <h3 id={`${id}-t`} className="inlay-logs-title">
-          {t('runs')}
+        <h3 id={`${id}-t`} className={props.title === null ? 'inlay-sr-only' : 'inlay-logs-title'}>
+          {props.title ?? t('runs')}
         </h3>
         <label className="inlay-inline">
           {t('status')}{' '}
@@ -172,24 +183,23 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
               const open = expanded === l.executionId;
               const kind = t(`trigger.${l.trigger.type}` as MessageKey);
               const what = l.summary ?? l.trigger.event;
+              const when = format.date(l.startedAt);
               return (
                 <Fragment key={l.executionId}>
                   <tr id={rowId(l.executionId)} className={cn.row}>
                     <td data-label={t('started')}>
                       <time dateTime={l.startedAt} title={format.relative(l.startedAt)}>
-                        {format.date(l.startedAt)}
+                        {when}
                       </time>
                     </td>
                     <td data-label={t('trigger')}>
-                      <span className="inlay-muted">
-                        {kind.startsWith('trigger.') ? l.trigger.type : kind}
-                      </span>
-                      {what && <span className="inlay-summary"> · {what}</span>}
-                      {l.rerunOf && (
-                        <div className="inlay-muted">
-                          {t('rerunOf')} {runLink(l.rerunOf)}
-                        </div>
-                      )}
+                      <div>
+                        <span className="inlay-muted">
+                          {kind.startsWith('trigger.') ? l.trigger.type : kind}
+                        </span>
+                        {what && <span className="inlay-summary"> · {what}</span>}
+                        {l.rerunOf && <div className="inlay-muted">{runLink('rerunOf', l.rerunOf)}</div>}
+                      </div>
                     </td>
                     <td data-label={t('duration')}>{d === null ? '—' : format.duration(d)}</td>
                     <td data-label={t('status')}>{status(l.status)}</td>
@@ -197,10 +207,10 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
                       <div className="inlay-actions">
                         <button
                           type="button"
-                          className="inlay-button inlay-button-ghost"
+                          className="inlay-button"
                           aria-expanded={open}
                           aria-controls={open ? `${id}-${l.executionId}` : undefined}
-                          aria-label={`${t('details')}: ${format.date(l.startedAt)}`}
+                          aria-label={`${t('details')}: ${when}`}
                           onClick={() => setExpanded(open ? null : l.executionId)}
                         >
                           {t('details')}
@@ -208,7 +218,7 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
                         <button
                           type="button"
                           className="inlay-button"
-                          aria-label={`${t('rerun')}: ${format.date(l.startedAt)}`}
+                          aria-label={`${t('rerun')}: ${when}`}
                           disabled={rerun.isPending && rerun.variables?.executionId === l.executionId}
                           onClick={() => rerun.mutate({ workflowId, executionId: l.executionId })}
                         >
@@ -220,11 +230,9 @@ export function ExecutionLogs(props: ExecutionLogsProps) {
                   {open && (
                     <tr id={`${id}-${l.executionId}`} className={cx('inlay-details', cn.details)}>
                       <td colSpan={5}>
-                        {l.reruns.length > 0 && (
-                          <p>
-                            {t('rerunAs')} {l.reruns.map(runLink)}
-                          </p>
-                        )}
+                        {l.reruns.map((r) => (
+                          <p key={r}>{runLink('rerunAs', r)}</p>
+                        ))}
                         <JsonViewer label={t('triggerData')} value={l.trigger.data} />
                         <Steps entry={l} />
                       </td>

@@ -181,11 +181,17 @@ export function InstallModal(props: InstallModalProps) {
     return e;
   };
 
+  // The first highlighted field takes the focus, so its message is read out and it can be fixed at once.
+  const focusInvalid = () =>
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>('.inlay-dialog [aria-invalid=true], .inlay-invalid input')?.focus(),
+    );
   const next = () => {
     const e = validate(current);
     setErrors(e);
     if (Object.keys(e).length) {
       setSubmitError(t('fixErrors'));
+      focusInvalid();
       return;
     }
     go(steps[index + 1]!);
@@ -339,7 +345,7 @@ export function InstallModal(props: InstallModalProps) {
                         <div key={c.id}>
                           <dt>{c.name}</dt>
                           <dd>
-                            <CredentialName connector={c.id} credentialId={creds[c.id]} />
+                            <CredentialName connector={c} credentialId={creds[c.id]} />
                           </dd>
                         </div>
                       ))}
@@ -406,11 +412,20 @@ export function InstallModal(props: InstallModalProps) {
   );
 }
 
-function CredentialName({ connector, credentialId }: { connector: string; credentialId?: string }) {
+/** The chosen account as the user knows it: the provider's label for it ("Acme (sandbox)"), after its own name when that says more than the app's. */
+function CredentialName({
+  connector,
+  credentialId,
+}: {
+  connector: { id: string; name: string };
+  credentialId?: string;
+}) {
   const { t } = useInlay();
-  const list = useCredentials(connector);
-  const name = list.data?.find((c) => c.credentialId === credentialId)?.name;
-  return <>{credentialId ? (name ?? t('loading')) : t('notSet')}</>;
+  const list = useCredentials(connector.id);
+  const c = list.data?.find((c) => c.credentialId === credentialId);
+  const label =
+    c && ([c.name !== connector.name && c.name, c.accountLabel].filter(Boolean).join(' · ') || c.name);
+  return <>{credentialId ? (label ?? t('loading')) : t('notSet')}</>;
 }
 
 /** A setting as the user chose it: the option's label (`#sales`, static or listed by the provider), not its value. */

@@ -274,7 +274,7 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                     {showLogs && (
                       <button
                         type="button"
-                        className="inlay-button inlay-button-ghost"
+                        className="inlay-button"
                         aria-expanded={logsOf === w.workflowId}
                         aria-label={`${t(logsOf === w.workflowId ? 'hideRuns' : 'showRuns')}: ${w.name}`}
                         onClick={() => setLogsOf(logsOf === w.workflowId ? null : w.workflowId)}
@@ -315,7 +315,8 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
                 <ErrorMessage error={toggle.error} />
               )}
               {showLogs && logsOf === w.workflowId && w.installed && (
-                <ExecutionLogs workflowId={w.workflowId} />
+                // The toggle above already says "Run history".
+                <ExecutionLogs workflowId={w.workflowId} title={null} />
               )}
             </li>
           ))}

@@ -1,5 +1,5 @@
 export interface Formatters {
-  /** Date and time, e.g. "Sep 1, 2025, 12:00 PM". */
+  /** Date and time, e.g. "Sep 1, 2025, 12:00:00 PM" (with the zone's name when a `timeZone` is set). */
   date(iso: string): string;
   /** Relative to now, e.g. "5 minutes ago". */
   relative(iso: string, now?: number): string;
@@ -19,9 +19,18 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ];
 
-/** Formatters built on `Intl` for one locale. */
-export function createFormatters(locale: string): Formatters {
-  const dt = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+export interface FormatterOptions {
+  /** An IANA time zone ("UTC", "Europe/Paris") for dates, then named in each one; the browser's own by default. */
+  timeZone?: string;
+}
+
+/** Formatters built on `Intl` for one locale: every date the widget shows goes through `date`. */
+export function createFormatters(locale: string, { timeZone }: FormatterOptions = {}): Formatters {
+  const dt = new Intl.DateTimeFormat(locale, {
+    dateStyle: 'medium',
+    timeStyle: timeZone ? 'long' : 'medium',
+    timeZone,
+  });
   const rt = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   const unit = (u: string, digits: number) =>
     new Intl.NumberFormat(locale, {

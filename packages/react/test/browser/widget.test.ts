@@ -163,6 +163,13 @@ describe('small defects', () => {
     await card.getByRole('table', { name: 'Run history' }).waitFor();
     expect(await runs.getAttribute('aria-expanded')).toBe('true');
     expect(await runs.textContent()).toBe('Hide run history');
+    // Said once: the toggle names the runs, the table's own heading is for screen readers only.
+    const heading = card.getByRole('heading', { name: 'Run history' });
+    expect(await heading.evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(1);
+    // The toggle is a bordered button like Configure beside it.
+    const border = (l: typeof runs) => l.evaluate((b) => getComputedStyle(b).borderTopColor);
+    const configure = card.getByRole('button', { name: 'Configure: Post new deals to Slack' });
+    expect(await border(runs)).toBe(await border(configure));
     // Table cells stay table cells, so their borders line up.
     expect(
       await card.evaluate(
@@ -220,10 +227,10 @@ describe.each([
 
   it('IntegrationsPage with run history and a run open: nothing overflows, runs are cards', async () => {
     const page = await h.open({ surface: 'page', user: 'browser', locale }, await phone());
-    const runs = page.locator('.inlay-card .inlay-button-ghost[aria-expanded]').first();
+    const runs = page.locator('.inlay-card .inlay-button[aria-expanded]').first();
     await runs.click();
     await page.locator('.inlay-table tbody tr').first().waitFor();
-    await page.locator('.inlay-table tbody tr .inlay-button-ghost').first().click();
+    await page.locator('.inlay-table tbody tr .inlay-button[aria-expanded]').first().click();
     await page.locator('.inlay-run-steps').waitFor();
     const { scrollWidth, innerWidth } = await overflows(page);
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
@@ -271,7 +278,7 @@ describe.each([
       { surface: 'logs', user: 'browser', locale, workflow: seed.workflowId },
       await phone(),
     );
-    await page.locator('.inlay-table tbody tr .inlay-button-ghost').first().click();
+    await page.locator('.inlay-table tbody tr .inlay-button[aria-expanded]').first().click();
     await page.locator('.inlay-json-toggle').first().click();
     await page.locator('.inlay-json-children').first().waitFor();
     const { scrollWidth, innerWidth } = await overflows(page);
@@ -283,6 +290,22 @@ describe.each([
         .evaluate((tr) => getComputedStyle(tr).display),
     ).toBe('block');
     expect(await wrapped(page, '.inlay-badge')).toEqual([]);
+    const layout = await page
+      .locator('.inlay-table tbody tr')
+      .first()
+      .evaluate((tr) => {
+        const box = (el: Element | null) => el!.getBoundingClientRect();
+        const [trigger, status] = [tr.children[1]!, tr.children[3]!];
+        return {
+          // What started the run stays in the value column, not split across the label's.
+          trigger:
+            box(trigger.querySelector('.inlay-summary')).left >=
+            box(trigger.querySelector('.inlay-muted')).left,
+          // The status pill keeps its own width.
+          pill: box(status.querySelector('.inlay-badge')).width < box(status).width / 2,
+        };
+      });
+    expect(layout).toEqual({ trigger: true, pill: true });
     await page.close();
   });
 });
@@ -290,7 +313,7 @@ describe.each([
 it('Japanese at 1280 px: the status and order labels (状態, 並び順) stay on one line', async () => {
   const page = await h.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await h.open({ surface: 'page', user: 'browser', locale: 'ja' }, page);
-  await page.locator('.inlay-card .inlay-button-ghost[aria-expanded]').first().click();
+  await page.locator('.inlay-card .inlay-button[aria-expanded]').first().click();
   await page.locator('.inlay-logs .inlay-inline').first().waitFor();
   expect(await page.locator('.inlay-logs .inlay-inline').allTextContents()).toEqual([
     expect.stringMatching(/^状態/),

@@ -30,6 +30,13 @@ describe('languages', () => {
     expect(f.relative(new Date(Date.now() - 5 * 60_000).toISOString())).toBe('vor 5 Minuten');
   });
 
+  it('formats every date one way per locale, named in a time zone when one is set', () => {
+    const at = '2025-01-10T09:29:00Z';
+    expect(createFormatters('en-GB', { timeZone: 'UTC' }).date(at)).toBe('10 Jan 2025, 09:29:00 UTC');
+    expect(createFormatters('en', { timeZone: 'UTC' }).date(at)).toBe('Jan 10, 2025, 9:29:00 AM UTC');
+    expect(createFormatters('de', { timeZone: 'Europe/Berlin' }).date(at)).toBe('10.01.2025, 10:29:00 MEZ');
+  });
+
   it('takes single message overrides', async () => {
     renderWidget(<ExecutionLogs workflowId={seed.workflowId} />, {
       baseUrl: seed.url,

@@ -28,7 +28,12 @@ describe('<InstallModal> against the service', () => {
 
     // Next without an account is refused, named.
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));
-    expect(within(dialog).getByText('Choose or connect a Discord account to continue.')).toBeTruthy();
+    const needAccount = within(dialog).getByText('Choose or connect a Discord account to continue.');
+    // The account's box is the highlighted field: marked, described by the message, and focused.
+    const box = within(dialog).getByRole('group', { name: /Discord/ });
+    expect(box.classList).toContain('inlay-invalid');
+    expect(box.getAttribute('aria-describedby')).toBe(needAccount.id);
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByLabelText(/Bot token/)));
 
     // A token the provider refuses: a sentence inline, the provider's reason in the collapsed technical
     // details, and nothing is stored.
@@ -90,6 +95,12 @@ describe('<InstallModal> against the service', () => {
     expect(document.getElementById(amount.getAttribute('aria-describedby')!)!.textContent).toBe(
       'Minimum amount must be a number.',
     );
+    expect(channel.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(channel.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Channel is required.',
+    );
+    // The first highlighted field takes the focus.
+    await waitFor(() => expect(document.activeElement).toBe(channel));
 
     await user.selectOptions(channel, '222222222222222222');
     await user.type(within(dialog).getByRole('textbox', { name: /Message prefix/ }), 'Won:');
@@ -103,8 +114,9 @@ describe('<InstallModal> against the service', () => {
     const review = within(dialog)
       .getAllByRole('definition')
       .map((d) => d.textContent);
-    // The channel's label as the provider lists it, not its id.
-    expect(review).toEqual(['Discord', '#deals', 'Won:', 'Yes', '100']);
+    // The account by the label the provider gave it (the fake Discord's bot user), not the app's name again;
+    // the channel's label as the provider lists it, not its id.
+    expect(review).toEqual(['bot', '#deals', 'Won:', 'Yes', '100']);
     await user.click(within(dialog).getByRole('button', { name: 'Install' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 

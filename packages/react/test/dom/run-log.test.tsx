@@ -99,7 +99,7 @@ describe('<ExecutionLogs> run log', () => {
     // The new run appears by itself (it is queued or running, so the page polls) and names its origin.
     await waitFor(() => expect(rows()).toHaveLength(before + 1), { timeout: 15_000 });
     const fresh = rows()[0]!;
-    expect(cells(fresh)[1]).toBe(`Manual · Deal GlobexRerun of: ${started}`);
+    expect(cells(fresh)[1]).toBe(`Manual · Deal GlobexRerun of the run from ${started}`);
     const logs = await api('GET', `/workflows/${seed.runsWorkflowId}/logs?userId=runs`);
     const original = logs.body.data.find(
       (l: { summary: string; rerunOf: string | null }) => l.summary === 'Deal Globex' && !l.rerunOf,
@@ -109,7 +109,7 @@ describe('<ExecutionLogs> run log', () => {
     await user.click(within(fresh).getByRole('button', { name: started }));
     const origRow = rows().find((r) => r.id.endsWith(original.executionId))!;
     const panel = panelOf(origRow);
-    expect(panel.textContent).toContain('Run again as: ');
+    expect(panel.textContent).toContain(`Rerun: ${fresh.querySelector('time')!.textContent!}`);
     expect(
       within(panel).getByRole('button', { name: fresh.querySelector('time')!.textContent! }),
     ).toBeTruthy();

@@ -58,6 +58,7 @@ describe('inlay CLI', () => {
     const child = spawnCli(['serve', '--port', String(port)], {
       ...storeEnv(dataDir()),
       INLAY_BOOTSTRAP_API_KEY: key,
+      INLAY_BOOTSTRAP_ACCOUNT_NAME: 'Acme CRM',
       LOG_LEVEL: 'info',
     });
     try {
@@ -69,6 +70,18 @@ describe('inlay CLI', () => {
       });
       expect(users.status).toBe(200);
       expect(await users.json()).toEqual({ data: [] });
+      // The account has the name it was given, and its key says where it came from.
+      const session = await fetch(`http://127.0.0.1:${port}/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiKey: key }),
+      });
+      expect(((await session.json()) as { data: { accountName: string } }).data.accountName).toBe('Acme CRM');
+      const keys = await fetch(`http://127.0.0.1:${port}/api-keys`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const { data } = (await keys.json()) as { data: { name: string | null }[] };
+      expect(data.map((k) => k.name)).toEqual(['INLAY_BOOTSTRAP_API_KEY']);
     } finally {
       child.kill('SIGTERM');
     }
