@@ -1135,6 +1135,23 @@ const ops: Record<string, Record<string, Op>> = {
       db: false,
     },
   },
+  '/metrics': {
+    get: {
+      id: 'getMetrics',
+      summary:
+        'Prometheus metrics (text exposition format) for `Authorization: Bearer <INLAY_METRICS_TOKEN>`; a 404 when INLAY_METRICS_TOKEN is unset (INLAY_METRICS_PORT serves them on a port of its own)',
+      tag: 'Meta',
+      auth: 'none',
+      ok: z.string(),
+      content: 'text/plain',
+      limited: false,
+      extra: {
+        '401': problem('The bearer token is missing or is not INLAY_METRICS_TOKEN', {
+          'www-authenticate': { schema: { type: 'string' } },
+        }),
+      },
+    },
+  },
   '/openapi.json': {
     get: {
       id: 'getOpenApi',

@@ -50,6 +50,9 @@ import { createMcpPorts } from './mcp/ports.ts';
 import { mcpServerRoutes } from './mcp/routes.ts';
 import { docsRoutes } from './meta/docs-routes.ts';
 import { metaRoutes } from './meta/routes.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { metricsApp, metricsHandler } from './metrics/metrics-routes.ts';
+import { requestMetrics } from './metrics/request-metrics.ts';
 import { ProxyMetrics } from './proxy/proxy-metrics.ts';
 import { proxyRoutes, proxyStatsRoutes } from './proxy/proxy-routes.ts';
 import { createLimiters } from './ratelimit/limiters.ts';
@@ -88,6 +91,8 @@ export type InlayApp = Express & {
   workflowEngine: Engine;
   /** Serves only the MCP endpoint, on `INLAY_MCP_PORT`; set when that port is configured. */
   mcpApp?: Express;
+  /** Serves only `GET /metrics`, on `INLAY_METRICS_PORT`; set when that port is configured. */
+  metricsApp?: Express;
   close(): Promise<void>;
 };
 
@@ -145,6 +150,11 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
       rowLocks: store.kind === 'postgres',
     }),
     logger,
+    // Off unless asked for: every hot path then pays one undefined check.
+    metrics:
+      config.metricsPort || config.metricsToken
+        ? new Metrics(store.db, (id) => (connectors.get(id) ? id : 'custom'), logger)
+        : undefined,
     proxyMetrics: new ProxyMetrics(store.db, logger),
     events: new AccountEvents(store.db, logger),
     reads,
@@ -152,6 +162,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   };
   // Saves the proxy counts still in memory; runs before the store closes (closers run last first).
   closers.push(() => ctx.proxyMetrics.close());
+  if (ctx.metrics) closers.push(() => ctx.metrics?.registry.clear());
   closers.push(
     store.changes.watch((live, reason) => {
       if (live) logger.info('change feed live: cached reads on');
@@ -174,6 +185,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const dispatcher = new WebhookDispatcher(store.db, vault, egress, logger, {
     retryBaseMs: config.webhookRetryBaseMs,
     pollMs: config.webhookPollMs,
+    onAttempt: ctx.metrics && ((status) => ctx.metrics?.webhookDeliveries.inc({ status })),
   });
   ctx.events.onQueued(() => dispatcher.kick());
   dispatcher.start();
@@ -190,6 +202,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestId, requestLog(logger));
+  if (ctx.metrics) app.use(requestMetrics(ctx.metrics));
   app.use(
     cors({
       exposedHeaders: [
@@ -219,6 +232,14 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   // The console: its files are public; its sign-in trades an API key for a session cookie.
   app.use('/console', consoleStatic(opts.consoleDir));
   app.use(byFirstSegment(consoleSessionRoutes(ctx, jsonBody(JSON_LIMIT))));
+  // Prometheus scrapes with its own bearer token, outside the API's keys and quotas.
+  // Without the token the route passes the request on, to be answered like any unknown route.
+  app.get(
+    '/metrics',
+    ctx.metrics && config.metricsToken
+      ? metricsHandler(ctx.metrics, config.metricsToken)
+      : (_req, _res, next) => next(),
+  );
   // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
   const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
   app.use(limit);
@@ -226,6 +247,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine, config.mcpMaxConcurrentActions, limiters), {
     sdkOnly: opts.mcpSdkOnly,
   });
+  if (ctx.metrics && config.metricsPort) app.metricsApp = metricsApp(ctx.metrics);
   if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger, config.trustProxy);
   else app.all(MCP_PATH, mcp);
   // The proxy forwards bodies of any type as bytes, so it comes before the JSON-only body parser.

@@ -96,6 +96,7 @@ export async function runAction(
     if (signal.aborted) throw signal.reason;
     outcome = { ok: false, failure: StepFailure.from(err), attempts: 1 };
   }
+  ctx.metrics?.step(step.connector, step.action, outcome.ok, Date.now() - startedAt.getTime());
   const {
     row: record,
     output,

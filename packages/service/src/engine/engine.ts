@@ -201,6 +201,8 @@ export class Engine {
           error: { code: outcome.error.code, message: outcome.error.message },
         });
       if (finished)
+        this.ctx.metrics?.run(outcome.error ? 'failed' : 'succeeded', row.triggerType, Date.now() - started);
+      if (finished)
         logger.info(
           {
             executionId,
@@ -220,6 +222,7 @@ export class Engine {
         logger.info({ executionId, reason: (reason as Error).message }, 'execution abandoned');
       } else {
         logger.error({ err, executionId }, 'execution crashed');
+        this.ctx.metrics?.run('failed', row.triggerType, Date.now() - started);
         // Left running, the lease would lapse and the run be retried; a bug would then repeat itself.
         await this.runs
           .finish(claim, {

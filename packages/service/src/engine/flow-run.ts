@@ -259,6 +259,7 @@ export class FlowRun {
       if (this.signal.aborted) throw this.signal.reason;
       outcome = { ok: false, failure: StepFailure.from(err), attempts: 1 };
     }
+    this.ctx.metrics?.step(step.connector, step.action, outcome.ok, Date.now() - startedAt.getTime());
     const position = this.#position++;
     const record = this.#record(step, frame, key, input, outcome, startedAt, position);
     this.#charge(record);

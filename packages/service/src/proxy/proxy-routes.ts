@@ -76,6 +76,7 @@ export function proxyRoutes(
       });
     } catch (err) {
       metrics.record(user.accountId, def.id, true, 0);
+      ctx.metrics?.proxy(def.id, undefined, Date.now() - started);
       throw err;
     }
     res.status(upstream.status);
@@ -100,6 +101,7 @@ export function proxyRoutes(
       res.destroy();
     } finally {
       metrics.record(user.accountId, def.id, upstream.status >= 500 || !res.writableFinished, bytes);
+      ctx.metrics?.proxy(def.id, res.writableFinished ? upstream.status : undefined, Date.now() - started);
       ctx.logger.info(
         { connector: def.id, userId: user.id, status: upstream.status, bytes, ms: Date.now() - started },
         'proxy call',

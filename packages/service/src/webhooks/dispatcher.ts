@@ -17,6 +17,8 @@ export interface DispatcherOptions {
   retryBaseMs: number;
   /** How often queued deliveries are looked for when nothing kicked the dispatcher. */
   pollMs: number;
+  /** Counts each attempt's outcome when metrics are on. */
+  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
 }
 
 /** The delay before attempt `n + 1`, after `n` failed attempts. */
@@ -153,6 +155,7 @@ export class WebhookDispatcher {
           deliveredAt: new Date(),
         })
         .where(eq(webhookDeliveries.id, d.id));
+      this.opts.onAttempt?.('delivered');
       // The next event of this endpoint may go now.
       this.kick();
       return;
@@ -170,6 +173,7 @@ export class WebhookDispatcher {
         nextAttemptAt: giveUp ? d.nextAttemptAt : next,
       })
       .where(eq(webhookDeliveries.id, d.id));
+    this.opts.onAttempt?.(giveUp ? 'failed' : 'retrying');
     this.logger.info(
       { deliveryId: d.id, endpointId: d.endpointId, attempts, statusCode, giveUp },
       'account webhook delivery failed',
