@@ -54,6 +54,7 @@ import {
 import { LogEntry, LogsQuery } from './logs.ts';
 import { CreateMcpServerBody, CreateMcpServerResponse, McpServer, UpdateMcpServerBody } from './mcp.ts';
 import { Problem } from './problem.ts';
+import { ProviderCallsPage, ProviderCallsQuery } from './provider-calls.ts';
 import { ProxyCount, ProxyQuery } from './proxy.ts';
 import { AccountSettings, UpdateAccountSettingsBody } from './settings.ts';
 import { Jwks, UserToken } from './tokens.ts';
@@ -921,6 +922,17 @@ const ops: Record<string, Record<string, Op>> = {
       auth: 'key',
       path: id('executionId'),
       ok: dataOf(AccountExecution),
+    },
+  },
+  '/provider-calls': {
+    get: {
+      id: 'listProviderCalls',
+      summary:
+        "The account's calls to providers (steps, proxy calls, polls, option lists, connection tests), newest first; keyset pages. A user JWT sees its own calls only",
+      tag: 'Executions',
+      auth: 'user',
+      query: ProviderCallsQuery,
+      ok: ProviderCallsPage,
     },
   },
   '/stats/executions': {

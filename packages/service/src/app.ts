@@ -53,6 +53,8 @@ import { metaRoutes } from './meta/routes.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { metricsApp, metricsHandler } from './metrics/metrics-routes.ts';
 import { requestMetrics } from './metrics/request-metrics.ts';
+import { ProviderCallLog } from './provider-calls/provider-call-log.ts';
+import { providerCallsRoutes } from './provider-calls/routes.ts';
 import { ProxyMetrics } from './proxy/proxy-metrics.ts';
 import { proxyRoutes, proxyStatsRoutes } from './proxy/proxy-routes.ts';
 import { createLimiters } from './ratelimit/limiters.ts';
@@ -135,6 +137,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const oauth = new OAuthClient(connectors, { allowHttp: (url) => !config.production || isLoopback(url) });
   const reads = new ReadCache(store.changes, { maxBytes: config.readCacheBytes });
   const registry = new ConnectorRegistry(store.db, connectors, reads);
+  const providerCalls = new ProviderCallLog(store.db, logger);
   const ctx: AppContext = {
     config,
     store,
@@ -148,6 +151,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
       oauth,
       logger,
       rowLocks: store.kind === 'postgres',
+      calls: providerCalls,
     }),
     logger,
     // Off unless asked for: every hot path then pays one undefined check.
@@ -156,12 +160,14 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
         ? new Metrics(store.db, (id) => (connectors.get(id) ? id : 'custom'), logger)
         : undefined,
     proxyMetrics: new ProxyMetrics(store.db, logger),
+    providerCalls,
     events: new AccountEvents(store.db, logger),
     reads,
     onClose: (fn) => closers.push(fn),
   };
   // Saves the proxy counts still in memory; runs before the store closes (closers run last first).
   closers.push(() => ctx.proxyMetrics.close());
+  closers.push(() => ctx.providerCalls.close());
   if (ctx.metrics) closers.push(() => ctx.metrics?.registry.clear());
   closers.push(
     store.changes.watch((live, reason) => {
@@ -260,6 +266,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
       workflowsRoutes(ctx, defs, { onToggle: engine.onToggle }),
       executionsRoutes(ctx, { beforeDeleteUserLogs: (a, u) => engine.cancelUser(a, u) }),
       accountExecutionsRoutes(ctx),
+      providerCallsRoutes(ctx),
       apiKeyRoutes(ctx),
       runRoutes(ctx, engine),
       installationsRoutes(ctx, defs),

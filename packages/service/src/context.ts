@@ -5,6 +5,7 @@ import type { Vault } from './credentials/vault.ts';
 import type { ConnectorRegistry } from './custom-connectors/connector-registry.ts';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import type { ProviderCallLog } from './provider-calls/provider-call-log.ts';
 import type { ProxyMetrics } from './proxy/proxy-metrics.ts';
 import type { ReadCache } from './store/read-cache.ts';
 import type { Db, Store } from './store/store.ts';
@@ -26,6 +27,8 @@ export interface AppContext {
   /** Account events for the account's webhook endpoints. */
   events: AccountEvents;
   logger: Logger;
+  /** The log of every call to a provider (`GET /provider-calls`). */
+  providerCalls: ProviderCallLog;
   /** Proxy calls counted per account and connector (they are not executions). */
   proxyMetrics: ProxyMetrics;
   /** The Prometheus metrics; undefined when they are off (neither INLAY_METRICS_PORT nor INLAY_METRICS_TOKEN). */

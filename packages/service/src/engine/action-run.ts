@@ -86,11 +86,20 @@ export async function runAction(
       { accountId: req.accountId, userId: req.userId },
       await chooseCredential(ctx, req),
     );
+    const credential = await creds.for(req.connector);
     outcome = await runStep(ctx.connectors, step, req.parameters, {
-      credential: await creds.for(req.connector),
+      credential,
       scope: { trigger: req.parameters },
       signal,
       settings: stepSettings(ctx.config, step, req.parameters),
+      onCall: ctx.providerCalls.listener({
+        accountId: req.accountId,
+        userId: req.userId,
+        credentialId: credential?.credentialId ?? null,
+        connector: req.connector,
+        kind: 'step',
+        executionId: row.id,
+      }),
     });
   } catch (err) {
     if (signal.aborted) throw signal.reason;

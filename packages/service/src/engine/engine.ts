@@ -127,7 +127,7 @@ export class Engine {
   async purge(): Promise<Purged> {
     const days = this.ctx.config.logRetentionDays;
     const purged = await purgeExpired(this.ctx.db, days);
-    if (purged.executions || purged.deliveries)
+    if (purged.executions || purged.deliveries || purged.providerCalls)
       this.ctx.logger.info({ ...purged, days }, 'purged old runs and deliveries');
     return purged;
   }

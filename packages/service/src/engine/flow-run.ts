@@ -249,11 +249,20 @@ export class FlowRun {
         timeoutMs: step.timeoutMs ?? this.ctx.config.stepTimeoutMs,
         signal: this.signal,
       });
+      const credential = await this.creds.for(step.connector);
       outcome = await runStep(this.ctx.connectors, step, input, {
-        credential: await this.creds.for(step.connector),
+        credential,
         scope,
         signal: this.signal,
         settings: stepSettings(this.ctx.config, step, input),
+        onCall: this.ctx.providerCalls.listener({
+          accountId: this.row.accountId,
+          userId: this.row.userId,
+          credentialId: credential?.credentialId ?? null,
+          connector: step.connector,
+          kind: 'step',
+          executionId: this.row.id,
+        }),
       });
     } catch (err) {
       if (this.signal.aborted) throw this.signal.reason;

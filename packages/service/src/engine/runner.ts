@@ -63,7 +63,10 @@ const runPartsStatement = preparedPerDb<PartsRow>(
    where e.id = $1::uuid`,
 );
 
-export type RunnerContext = Pick<AppContext, 'db' | 'config' | 'connectors' | 'credentials' | 'metrics'>;
+export type RunnerContext = Pick<
+  AppContext,
+  'db' | 'config' | 'connectors' | 'credentials' | 'metrics' | 'providerCalls'
+>;
 
 /**
  * Runs the steps of one claimed execution (see FlowRun) and records them as they end: a step that is not a

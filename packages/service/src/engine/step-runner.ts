@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConnectorError, type ConnectorRuntime } from '@inlay/connectors';
+import { type CallOptions, ConnectorError, type ConnectorRuntime } from '@inlay/connectors';
 import type { Step } from '@inlay/contract';
 import type { Config } from '../config.ts';
 import { type BackoffPolicy, retryDelay } from './backoff.ts';
@@ -94,6 +94,8 @@ export async function runStep(
     scope: Record<string, unknown>;
     settings: StepSettings;
     signal: AbortSignal;
+    /** Told of each request to the provider (the provider-call log). */
+    onCall?: CallOptions['onCall'];
   },
 ): Promise<StepOutcome> {
   const { settings, signal } = ctx;
@@ -108,6 +110,7 @@ export async function runStep(
             signal: s,
             timeoutMs: settings.timeoutMs,
             scope: ctx.scope,
+            onCall: ctx.onCall,
           }),
         settings.timeoutMs,
         signal,

@@ -4,7 +4,7 @@ import { proxiedContentHeaders } from '@inlay/contract';
 import express, { type Request, type RequestHandler, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { type Authenticator, accountOf, authenticate, requireApiKey } from '../http/auth.ts';
-import { invalid, notFound } from '../http/problem.ts';
+import { HttpProblem, invalid, notFound } from '../http/problem.ts';
 import type { Limiters } from '../ratelimit/limiters.ts';
 import { limitProxy } from '../ratelimit/rate-limit.ts';
 import { resolveUser } from '../users/resolve-user.ts';
@@ -63,18 +63,39 @@ export function proxyRoutes(
     await limitProxy(limiters, user, ctx.config.rateLimit.windowSeconds, res);
     const { path, query } = upstreamTarget(req);
     const started = Date.now();
+    const used: { credentialId?: string } = {};
+    const logCall = (status: number | undefined, bytes: number) =>
+      ctx.providerCalls.record(
+        {
+          accountId: user.accountId,
+          userId: user.id,
+          credentialId: used.credentialId ?? null,
+          connector: def.id,
+          kind: 'proxy',
+        },
+        { method: req.method, path, status, ms: Date.now() - started, bytes },
+      );
     let upstream: StreamedResponse;
     try {
-      upstream = await sendProxy(ctx, user, def, {
-        method: req.method === 'HEAD' ? 'GET' : (req.method as HttpMethod),
-        path,
-        api,
-        query,
-        headers: forwardedRequestHeaders(req.headers),
-        body: Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined,
-        credentialId: req.headers[CREDENTIAL_HEADER],
-      });
+      upstream = await sendProxy(
+        ctx,
+        user,
+        def,
+        {
+          method: req.method === 'HEAD' ? 'GET' : (req.method as HttpMethod),
+          path,
+          api,
+          query,
+          headers: forwardedRequestHeaders(req.headers),
+          body: Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined,
+          credentialId: req.headers[CREDENTIAL_HEADER],
+        },
+        used,
+      );
     } catch (err) {
+      // A request refused before a credential was chosen (a bad path, no connection) never left: not a call.
+      if (used.credentialId !== undefined || (err instanceof HttpProblem && err.status === 502))
+        logCall(undefined, 0);
       metrics.record(user.accountId, def.id, true, 0);
       ctx.metrics?.proxy(def.id, undefined, Date.now() - started);
       throw err;
@@ -102,6 +123,7 @@ export function proxyRoutes(
     } finally {
       metrics.record(user.accountId, def.id, upstream.status >= 500 || !res.writableFinished, bytes);
       ctx.metrics?.proxy(def.id, res.writableFinished ? upstream.status : undefined, Date.now() - started);
+      logCall(upstream.status, bytes);
       ctx.logger.info(
         { connector: def.id, userId: user.id, status: upstream.status, bytes, ms: Date.now() - started },
         'proxy call',
