@@ -928,9 +928,9 @@ const ops: Record<string, Record<string, Op>> = {
     get: {
       id: 'listProviderCalls',
       summary:
-        "The account's calls to providers (steps, proxy calls, polls, option lists, connection tests), newest first; keyset pages. A user JWT sees its own calls only",
+        "The account's calls to providers (steps, proxy calls, polls, option lists, connection tests), newest first; keyset pages. Never headers or bodies",
       tag: 'Executions',
-      auth: 'user',
+      auth: 'key',
       query: ProviderCallsQuery,
       ok: ProviderCallsPage,
     },

@@ -17,13 +17,7 @@ const instant = (what: string) =>
 /** `GET /provider-calls`: the account's calls to providers, newest first, by keyset. */
 export const ProviderCallsQuery = z
   .object({
-    userId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(LIMITS.id)
-      .optional()
-      .meta({ description: 'User id or username; a user JWT sees its own calls only' }),
+    userId: z.string().trim().min(1).max(LIMITS.id).optional().meta({ description: 'User id or username' }),
     credentialId: Uuid.optional().meta({ description: 'The calls made with one connection' }),
     connector: z.string().trim().min(1).max(LIMITS.id).optional(),
     kind: z

@@ -1,6 +1,7 @@
 import { ProviderCallsQuery } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
+import { requireApiKey } from '../http/auth.ts';
 import { parse } from '../http/validate.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { providerCallsPage } from './provider-calls-page.ts';
@@ -8,16 +9,15 @@ import { providerCallsPage } from './provider-calls-page.ts';
 const date = (v: string | undefined) => (v === undefined ? undefined : new Date(v));
 
 /**
- * `GET /provider-calls`: the account's calls to providers, newest first. An API key sees every user's (or the one
- * `userId` names); a user JWT sees its own only, and naming another user is a 404.
+ * `GET /provider-calls` (API key): the account's calls to providers, newest first, every user's or those of the
+ * user `userId` names (another account's user is a 404, like a missing one).
  */
 export function providerCallsRoutes(ctx: AppContext): Router {
   const r = Router();
-  r.get('/provider-calls', async (req, res) => {
+  r.get('/provider-calls', requireApiKey, async (req, res) => {
     const q = parse(ProviderCallsQuery, req.query, 'query');
     const principal = req.principal!;
-    const user =
-      principal.kind === 'user' || q.userId !== undefined ? await resolveUser(ctx, req, q.userId) : undefined;
+    const user = q.userId === undefined ? undefined : await resolveUser(ctx, req, q.userId);
     // This node's calls not yet written are written first, so what it just did shows at once.
     await ctx.providerCalls.flush().catch(() => {});
     res.json(
