@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiKeysPage } from './pages/api-keys.tsx';
+import { CallsPage } from './pages/calls.tsx';
 import { ConnectorDetail, ConnectorsPage } from './pages/connectors.tsx';
 import { ExecutionDetail, ExecutionsPage } from './pages/executions.tsx';
 import { McpServersPage } from './pages/mcp-servers.tsx';
@@ -21,6 +22,7 @@ const NAV = [
   { to: '/users', label: 'Users' },
   { to: '/workflows', label: 'Workflows' },
   { to: '/executions', label: 'Executions' },
+  { to: '/calls', label: 'Calls' },
   { to: '/connectors', label: 'Connectors' },
   { to: '/mcp-servers', label: 'MCP servers' },
   { to: '/api-keys', label: 'API keys' },
@@ -149,6 +151,8 @@ function Page({ route }: { route: string }) {
       return <NewWorkflow />;
     case '/executions':
       return <ExecutionsPage />;
+    case '/calls':
+      return <CallsPage />;
     case '/connectors':
       return <ConnectorsPage />;
     case '/mcp-servers':
