@@ -62,6 +62,8 @@ import { rateLimit } from './ratelimit/rate-limit.ts';
 import { ReadCache } from './store/read-cache.ts';
 import { createStore, type Store } from './store/store.ts';
 import { UserTokens } from './tokens/user-tokens.ts';
+import { requestSpans } from './tracing/request-spans.ts';
+import { startTracing, tracing } from './tracing/tracing.ts';
 import { usersRoutes } from './users/routes.ts';
 import { AccountEvents } from './webhooks/account-events.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
@@ -103,9 +105,12 @@ export const JSON_LIMIT = '1mb';
 /** Builds the service: store (migrated), vault, signing keys, and the Express app that composes every feature. */
 export async function createApp(config: Config, opts: CreateAppOptions = {}): Promise<InlayApp> {
   const logger = opts.logger ?? createLogger(config.logLevel);
+  // Traces only when the standard OTEL_* variables ask for them; the SDK is not even loaded otherwise.
+  const stopTracing = await startTracing(config.env, logger);
   const store =
     opts.store ?? (await createStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const closers: (() => Promise<void> | void)[] = [];
+  if (stopTracing) closers.push(stopTracing);
   if (!opts.store) closers.push(() => store.close());
   await store.migrate();
   const vault = new Vault(config.masterKeys);
@@ -207,6 +212,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
+  if (tracing) app.use(requestSpans());
   app.use(requestId, requestLog(logger));
   if (ctx.metrics) app.use(requestMetrics(ctx.metrics));
   app.use(

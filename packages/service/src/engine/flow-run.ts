@@ -1,4 +1,6 @@
 import type { AnyStep, ForEachStep, IfStep, Step, StepError } from '@inlay/contract';
+import { stepSpan } from '../tracing/step-span.ts';
+import { tracing } from '../tracing/tracing.ts';
 import { RunBudgetExceeded } from './run-budget.ts';
 import type { RunCredentials } from './run-credentials.ts';
 import type { RunnerContext } from './runner.ts';
@@ -250,20 +252,22 @@ export class FlowRun {
         signal: this.signal,
       });
       const credential = await this.creds.for(step.connector);
-      outcome = await runStep(this.ctx.connectors, step, input, {
-        credential,
-        scope,
-        signal: this.signal,
-        settings: stepSettings(this.ctx.config, step, input),
-        onCall: this.ctx.providerCalls.listener({
-          accountId: this.row.accountId,
-          userId: this.row.userId,
-          credentialId: credential?.credentialId ?? null,
-          connector: step.connector,
-          kind: 'step',
-          executionId: this.row.id,
-        }),
-      });
+      const run = () =>
+        runStep(this.ctx.connectors, step, input, {
+          credential,
+          scope,
+          signal: this.signal,
+          settings: stepSettings(this.ctx.config, step, input),
+          onCall: this.ctx.providerCalls.listener({
+            accountId: this.row.accountId,
+            userId: this.row.userId,
+            credentialId: credential?.credentialId ?? null,
+            connector: step.connector,
+            kind: 'step',
+            executionId: this.row.id,
+          }),
+        });
+      outcome = tracing ? await stepSpan(step, key, run) : await run();
     } catch (err) {
       if (this.signal.aborted) throw this.signal.reason;
       outcome = { ok: false, failure: StepFailure.from(err), attempts: 1 };

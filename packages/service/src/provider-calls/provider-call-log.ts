@@ -4,6 +4,7 @@ import type { ProviderCallKind } from '@inlay/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/store.ts';
+import { SpanKind, SpanStatusCode, tracer, tracing } from '../tracing/tracing.ts';
 import { routeTemplate } from './route-template.ts';
 
 /** Whose call it was and why. */
@@ -78,7 +79,8 @@ export class ProviderCallLog {
 
   /** A `CallOptions.onCall` that records each request the connector runtime sends for `owner`. */
   listener(owner: CallOwner): (call: ProviderCallInfo) => void {
-    return (c) =>
+    return (c) => {
+      if (tracing) callSpan(owner, c);
       this.record(owner, {
         method: c.method,
         path: c.url.pathname,
@@ -86,6 +88,7 @@ export class ProviderCallLog {
         ms: c.ms,
         bytes: c.bytes,
       });
+    };
   }
 
   /** Writes what is pending, after the flush already under way. */
@@ -132,4 +135,24 @@ function insert(rows: Row[]): SQL {
       as v (id, account_id, user_id, credential_id, connector, kind, method, route, status, duration_ms, bytes, execution_id, at)
     where exists (select 1 from accounts a where a.id = v.account_id)
       and (v.user_id is null or exists (select 1 from users u where u.id = v.user_id))`;
+}
+
+/** A client span for one provider call, ending now and as long as the call took: ids, names, sizes and statuses. */
+function callSpan(owner: CallOwner, c: ProviderCallInfo): void {
+  const end = Date.now();
+  const span = tracer().startSpan(`${c.method} ${routeTemplate(c.url.pathname)}`, {
+    kind: SpanKind.CLIENT,
+    startTime: end - c.ms,
+    attributes: {
+      'http.request.method': c.method,
+      'server.address': c.url.hostname,
+      'url.template': routeTemplate(c.url.pathname),
+      'inlay.connector': owner.connector,
+      'inlay.call.kind': owner.kind,
+      'http.response.body.size': c.bytes,
+      ...(c.status === undefined ? {} : { 'http.response.status_code': c.status }),
+    },
+  });
+  if (c.status === undefined || c.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end(end);
 }

@@ -7,6 +7,8 @@ import { type Authenticator, accountOf, authenticate, requireApiKey } from '../h
 import { HttpProblem, invalid, notFound } from '../http/problem.ts';
 import type { Limiters } from '../ratelimit/limiters.ts';
 import { limitProxy } from '../ratelimit/rate-limit.ts';
+import { proxySpan } from '../tracing/proxy-span.ts';
+import { tracing } from '../tracing/tracing.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { isProxyable, sendProxy } from './proxy-call.ts';
 import { CREDENTIAL_HEADER } from './proxy-credential.ts';
@@ -63,6 +65,8 @@ export function proxyRoutes(
     await limitProxy(limiters, user, ctx.config.rateLimit.windowSeconds, res);
     const { path, query } = upstreamTarget(req);
     const started = Date.now();
+    const span = tracing ? proxySpan(def.id, req.method) : undefined;
+    res.once('close', () => span?.end());
     const used: { credentialId?: string } = {};
     const logCall = (status: number | undefined, bytes: number) =>
       ctx.providerCalls.record(
@@ -124,6 +128,7 @@ export function proxyRoutes(
       metrics.record(user.accountId, def.id, upstream.status >= 500 || !res.writableFinished, bytes);
       ctx.metrics?.proxy(def.id, res.writableFinished ? upstream.status : undefined, Date.now() - started);
       logCall(upstream.status, bytes);
+      span?.setAttributes({ 'http.response.status_code': upstream.status, 'http.response.body.size': bytes });
       ctx.logger.info(
         { connector: def.id, userId: user.id, status: upstream.status, bytes, ms: Date.now() - started },
         'proxy call',
