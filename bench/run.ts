@@ -6,6 +6,7 @@ import { engine } from './suites/engine.ts';
 import { expressions } from './suites/expressions.ts';
 import { history } from './suites/history.ts';
 import { limiter } from './suites/limiter.ts';
+import { observability } from './suites/observability.ts';
 import { proxy } from './suites/proxy.ts';
 import { readPath } from './suites/read-path.ts';
 import { widget, widgetUnavailable } from './suites/widget.ts';
@@ -38,6 +39,7 @@ const suites: [string, () => Promise<Measurement[]>, boolean][] = [
   ['engine', () => engine({ quick }), hasPg],
   ['expressions', () => expressions({ quick }), true],
   ['proxy', () => proxy({ quick, store: hasPg ? 'postgres' : 'pglite' }), true],
+  ['observability', () => observability({ quick }), true],
   ['widget', () => widget({ quick }), widgetUnavailable() === undefined],
   ['console', () => consoleBundle(), true],
 ];

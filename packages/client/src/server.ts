@@ -31,6 +31,8 @@ import type {
   MessageResponse,
   OAuthApp,
   OAuthAppBody,
+  ProviderCallsPage,
+  ProviderCallsQuery,
   ProxyCount,
   RunResponse,
   UpdateAccountSettingsBody,
@@ -219,6 +221,15 @@ export function serverRoutes(r: Request) {
       /** `GET /stats/executions`: runs per hour or day by status, error rate, slowest workflows. */
       stats: (q: ExecutionStatsQuery = {}, o?: CallOptions) =>
         unwrap(r<Data<ExecutionStats>>('GET', '/stats/executions', { ...o, query: q })),
+    },
+    providerCalls: {
+      /**
+       * `GET /provider-calls`: the account's calls to providers (steps, proxy, polls, option lists, connection
+       * tests), newest first; filter by `userId`, `credentialId`, `connector`, `kind`, `failed`, `from`, `to`;
+       * pass `nextCursor` back as `cursor`.
+       */
+      list: (q: NumericLimit<ProviderCallsQuery> = {}, o?: CallOptions) =>
+        r<ProviderCallsPage>('GET', '/provider-calls', { ...o, query: q }),
     },
     apiKeys: {
       /** `GET /api-keys` (never the keys themselves) */

@@ -26,6 +26,7 @@ export {
   type ActionResult,
   type CallOptions,
   ConnectorRuntime,
+  type ProviderCallInfo,
   providerMessage,
   type RuntimeOptions,
   type TestVerdict,

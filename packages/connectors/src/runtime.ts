@@ -41,6 +41,21 @@ export interface CallOptions {
   scope?: Record<string, unknown>;
   /** Whose call this is (an account id): the expression pool serves waiting tenants in turn. */
   tenant?: string;
+  /**
+   * Told of each request sent to the provider (a retry after a refresh is another) once it is answered or
+   * failed: the method, the URL (query included: the listener keeps what it may), the status, the time and
+   * the size of the answer body. Never headers or bodies.
+   */
+  onCall?: (call: ProviderCallInfo) => void;
+}
+
+/** One request to a provider as `CallOptions.onCall` hears of it; `status` is absent when no answer came. */
+export interface ProviderCallInfo {
+  method: string;
+  url: URL;
+  status?: number;
+  ms: number;
+  bytes: number;
 }
 
 export interface RuntimeOptions {
@@ -414,6 +429,7 @@ export class ConnectorRuntime {
     const timeout = AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     // The body is read inside the same guard: a server that sends headers and then stalls times out too.
+    const started = opts.onCall ? performance.now() : 0;
     try {
       const res = await nodeTransport(
         {
@@ -428,12 +444,20 @@ export class ConnectorRuntime {
         },
         MAX_BODY_BYTES,
       );
+      opts.onCall?.({
+        method: spec.method,
+        url,
+        status: res.status,
+        ms: performance.now() - started,
+        bytes: Buffer.byteLength(res.text),
+      });
       return {
         status: res.status,
         headers: res.headers,
         body: parseBody(res.text, res.headers['content-type']),
       };
     } catch (err) {
+      opts.onCall?.({ method: spec.method, url, ms: performance.now() - started, bytes: 0 });
       throw this.#transportError(
         err,
         def,

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { TryProxy } from './connectors/try-proxy.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
+import { CallsPage } from './pages/calls.tsx';
 import { ConnectorDetail, ConnectorsPage } from './pages/connectors.tsx';
 import { ExecutionDetail, ExecutionsPage } from './pages/executions.tsx';
 import { McpServersPage } from './pages/mcp-servers.tsx';
@@ -22,6 +23,7 @@ const NAV = [
   { to: '/users', label: 'Users' },
   { to: '/workflows', label: 'Workflows' },
   { to: '/executions', label: 'Executions' },
+  { to: '/calls', label: 'Calls' },
   { to: '/connectors', label: 'Connectors' },
   { to: '/proxy', label: 'Try the proxy' },
   { to: '/mcp-servers', label: 'MCP servers' },
@@ -151,6 +153,8 @@ function Page({ route }: { route: string }) {
       return <NewWorkflow />;
     case '/executions':
       return <ExecutionsPage />;
+    case '/calls':
+      return <CallsPage />;
     case '/connectors':
       return <ConnectorsPage />;
     case '/proxy':

@@ -256,6 +256,19 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     await expect.poll(() => page.url()).not.toBe(before);
     await page.getByText('Re-ran').waitFor();
 
+    // Calls: the refused http steps were calls that got no answer; filtered to failures from the keyboard.
+    await navigateTo(page, 'Calls');
+    await page.getByRole('heading', { name: 'Calls' }).waitFor();
+    await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    await checkPage('calls');
+    await choose(page, page.getByLabel('Outcome'), 'Failed (no answer, or 400 and above)');
+    await press(page, page.getByRole('button', { name: 'Apply filters' }));
+    await expect.poll(() => page.url()).toContain('failed=true');
+    const call = await page.locator('tbody tr').first().textContent();
+    expect(call).toContain('Workflow step');
+    expect(call).toContain('GET /hook');
+    expect(call).toContain('no answer');
+
     // API keys: create (shown once, never used yet), use it, its last use shown; revoke after confirming.
     await navigateTo(page, 'API keys');
     await typeInto(page, page.getByLabel('Name'), `CI ${scheme}`);
@@ -363,8 +376,15 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
       'ops@partner.example',
       'connected',
       expect.stringMatching(/UTC$/),
+      'Calls of Partner API (ops)',
     ]);
     expect(await credRow('Partner API (ops)').locator('.badge-connected').count()).toBe(1);
+    // Each connection links to its own view of the Calls page.
+    expect(
+      await credRow('Partner API (ops)')
+        .getByRole('link', { name: 'Calls of Partner API (ops)' })
+        .getAttribute('href'),
+    ).toMatch(/^\/console\/calls\?credentialId=[0-9a-f-]{36}$/);
     const [, , account, status] = await credRow('Partner API').locator('td').allTextContents();
     expect(account).toBe('—');
     expect(status).toBe('needs_reconnect The key was revoked');

@@ -13,6 +13,7 @@ export * from './json-depth.ts';
 export * from './logs.ts';
 export * from './mcp.ts';
 export * from './problem.ts';
+export * from './provider-calls.ts';
 export * from './proxied-content.ts';
 export * from './proxy.ts';
 export * from './settings.ts';

@@ -55,6 +55,7 @@ import {
 import { LogEntry, LogsQuery } from './logs.ts';
 import { CreateMcpServerBody, CreateMcpServerResponse, McpServer, UpdateMcpServerBody } from './mcp.ts';
 import { Problem } from './problem.ts';
+import { ProviderCallsPage, ProviderCallsQuery } from './provider-calls.ts';
 import { ProxyCount, ProxyQuery } from './proxy.ts';
 import { AccountSettings, UpdateAccountSettingsBody } from './settings.ts';
 import { Jwks, UserToken } from './tokens.ts';
@@ -924,6 +925,17 @@ const ops: Record<string, Record<string, Op>> = {
       ok: dataOf(AccountExecution),
     },
   },
+  '/provider-calls': {
+    get: {
+      id: 'listProviderCalls',
+      summary:
+        "The account's calls to providers (steps, proxy calls, polls, option lists, connection tests), newest first; keyset pages. Never headers or bodies",
+      tag: 'Executions',
+      auth: 'key',
+      query: ProviderCallsQuery,
+      ok: ProviderCallsPage,
+    },
+  },
   '/stats/executions': {
     get: {
       id: 'executionStats',
@@ -1134,6 +1146,23 @@ const ops: Record<string, Record<string, Op>> = {
       ok: z.object({ status: z.string() }),
       notFound: false,
       db: false,
+    },
+  },
+  '/metrics': {
+    get: {
+      id: 'getMetrics',
+      summary:
+        'Prometheus metrics (text exposition format) for `Authorization: Bearer <INLAY_METRICS_TOKEN>`; a 404 when INLAY_METRICS_TOKEN is unset (INLAY_METRICS_PORT serves them on a port of its own)',
+      tag: 'Meta',
+      auth: 'none',
+      ok: z.string(),
+      content: 'text/plain',
+      limited: false,
+      extra: {
+        '401': problem('The bearer token is missing or is not INLAY_METRICS_TOKEN', {
+          'www-authenticate': { schema: { type: 'string' } },
+        }),
+      },
     },
   },
   '/openapi.json': {

@@ -51,6 +51,11 @@ import { createMcpPorts } from './mcp/ports.ts';
 import { mcpServerRoutes } from './mcp/routes.ts';
 import { docsRoutes } from './meta/docs-routes.ts';
 import { metaRoutes } from './meta/routes.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { metricsApp, metricsHandler } from './metrics/metrics-routes.ts';
+import { requestMetrics } from './metrics/request-metrics.ts';
+import { ProviderCallLog } from './provider-calls/provider-call-log.ts';
+import { providerCallsRoutes } from './provider-calls/routes.ts';
 import { ProxyMetrics } from './proxy/proxy-metrics.ts';
 import { proxyRoutes, proxyStatsRoutes } from './proxy/proxy-routes.ts';
 import { createLimiters } from './ratelimit/limiters.ts';
@@ -58,6 +63,8 @@ import { rateLimit } from './ratelimit/rate-limit.ts';
 import { ReadCache } from './store/read-cache.ts';
 import { createStore, type Store } from './store/store.ts';
 import { UserTokens } from './tokens/user-tokens.ts';
+import { requestSpans } from './tracing/request-spans.ts';
+import { startTracing, tracing } from './tracing/tracing.ts';
 import { usersRoutes } from './users/routes.ts';
 import { AccountEvents } from './webhooks/account-events.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
@@ -89,6 +96,8 @@ export type InlayApp = Express & {
   workflowEngine: Engine;
   /** Serves only the MCP endpoint, on `INLAY_MCP_PORT`; set when that port is configured. */
   mcpApp?: Express;
+  /** Serves only `GET /metrics`, on `INLAY_METRICS_PORT`; set when that port is configured. */
+  metricsApp?: Express;
   close(): Promise<void>;
 };
 
@@ -97,9 +106,12 @@ export const JSON_LIMIT = '1mb';
 /** Builds the service: store (migrated), vault, signing keys, and the Express app that composes every feature. */
 export async function createApp(config: Config, opts: CreateAppOptions = {}): Promise<InlayApp> {
   const logger = opts.logger ?? createLogger(config.logLevel);
+  // Traces only when the standard OTEL_* variables ask for them; the SDK is not even loaded otherwise.
+  const stopTracing = await startTracing(config.env, logger);
   const store =
     opts.store ?? (await createStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const closers: (() => Promise<void> | void)[] = [];
+  if (stopTracing) closers.push(stopTracing);
   if (!opts.store) closers.push(() => store.close());
   await store.migrate();
   const vault = new Vault(config.masterKeys);
@@ -135,6 +147,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const oauth = new OAuthClient(connectors, { allowHttp: (url) => !config.production || isLoopback(url) });
   const reads = new ReadCache(store.changes, { maxBytes: config.readCacheBytes });
   const registry = new ConnectorRegistry(store.db, connectors, reads);
+  const providerCalls = new ProviderCallLog(store.db, logger);
   const ctx: AppContext = {
     config,
     store,
@@ -148,15 +161,24 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
       oauth,
       logger,
       rowLocks: store.kind === 'postgres',
+      calls: providerCalls,
     }),
     logger,
+    // Off unless asked for: every hot path then pays one undefined check.
+    metrics:
+      config.metricsPort || config.metricsToken
+        ? new Metrics(store.db, (id) => (connectors.get(id) ? id : 'custom'), logger)
+        : undefined,
     proxyMetrics: new ProxyMetrics(store.db, logger),
+    providerCalls,
     events: new AccountEvents(store.db, logger),
     reads,
     onClose: (fn) => closers.push(fn),
   };
   // Saves the proxy counts still in memory; runs before the store closes (closers run last first).
   closers.push(() => ctx.proxyMetrics.close());
+  closers.push(() => ctx.providerCalls.close());
+  if (ctx.metrics) closers.push(() => ctx.metrics?.registry.clear());
   closers.push(
     store.changes.watch((live, reason) => {
       if (live) logger.info('change feed live: cached reads on');
@@ -180,6 +202,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const dispatcher = new WebhookDispatcher(store.db, vault, egress, logger, {
     retryBaseMs: config.webhookRetryBaseMs,
     pollMs: config.webhookPollMs,
+    onAttempt: ctx.metrics && ((status) => ctx.metrics?.webhookDeliveries.inc({ status })),
   });
   ctx.events.onQueued(() => dispatcher.kick());
   dispatcher.start();
@@ -195,7 +218,9 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
+  if (tracing) app.use(requestSpans());
   app.use(requestId, requestLog(logger));
+  if (ctx.metrics) app.use(requestMetrics(ctx.metrics));
   app.use(
     cors({
       exposedHeaders: [
@@ -225,6 +250,14 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   // The console: its files are public; its sign-in trades an API key for a session cookie.
   app.use('/console', consoleStatic(opts.consoleDir));
   app.use(byFirstSegment(consoleSessionRoutes(ctx, jsonBody(JSON_LIMIT))));
+  // Prometheus scrapes with its own bearer token, outside the API's keys and quotas.
+  // Without the token the route passes the request on, to be answered like any unknown route.
+  app.get(
+    '/metrics',
+    ctx.metrics && config.metricsToken
+      ? metricsHandler(ctx.metrics, config.metricsToken)
+      : (_req, _res, next) => next(),
+  );
   // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
   const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
   app.use(limit);
@@ -232,6 +265,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   const mcp = mcpEndpoint(ctx, auth, defs, createMcpPorts(engine, config.mcpMaxConcurrentActions, limiters), {
     sdkOnly: opts.mcpSdkOnly,
   });
+  if (ctx.metrics && config.metricsPort) app.metricsApp = metricsApp(ctx.metrics);
   if (config.mcpPort) app.mcpApp = mcpApp([limit, mcp], logger, config.trustProxy);
   else app.all(MCP_PATH, mcp);
   // The proxy forwards bodies of any type as bytes, so it comes before the JSON-only body parser.
@@ -244,6 +278,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
       workflowsRoutes(ctx, defs, { onToggle: engine.onToggle }),
       executionsRoutes(ctx, { beforeDeleteUserLogs: (a, u) => engine.cancelUser(a, u) }),
       accountExecutionsRoutes(ctx),
+      providerCallsRoutes(ctx),
       apiKeyRoutes(ctx),
       runRoutes(ctx, engine),
       installationsRoutes(ctx, defs),

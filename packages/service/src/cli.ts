@@ -1,12 +1,13 @@
 #!/usr/bin/env node
+import type { Server } from 'node:http';
 import { parseArgs } from 'node:util';
 import { createAccount } from './accounts/accounts.ts';
 import { checkAllowedOrigins, loadSettings, saveAllowedOrigins } from './accounts/settings.ts';
-import { createApp, listen } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { createApp, type InlayApp, listen } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { rotateKeys, rotationProblem } from './credentials/key-rotation.ts';
 import { Vault } from './credentials/vault.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { createStore, StoreLockedError } from './store/store.ts';
 
 const USAGE = `Usage: inlay <command> [options]
@@ -23,6 +24,14 @@ Commands:
 Configuration comes from the environment (PORT, DATABASE_URL, INLAY_DATA_DIR, INLAY_MASTER_KEY, ...):
 every variable is listed in docs/deployment.md#configuration.
 `;
+
+/** `GET /metrics` on `INLAY_METRICS_PORT`, when it is set (API nodes and workers alike). */
+async function listenMetrics(app: InlayApp, config: Config, logger: Logger): Promise<Server | undefined> {
+  if (!app.metricsApp || !config.metricsPort) return undefined;
+  const server = await listen(app.metricsApp, config.metricsPort, config.host, config.requestTimeoutMs);
+  logger.info({ port: config.metricsPort, host: config.host }, 'inlay metrics listening');
+  return server;
+}
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`inlay: ${message}\n`);
@@ -57,10 +66,12 @@ async function main(argv: string[]): Promise<void> {
         ? await listen(app.mcpApp, config.mcpPort ?? 0, config.host, config.requestTimeoutMs)
         : undefined;
       if (mcpServer) logger.info({ port: config.mcpPort, url: config.mcpPublicUrl }, 'inlay MCP listening');
+      const metricsServer = await listenMetrics(app, config, logger);
       const stop = async () => {
         logger.info('shutting down');
         server.close();
         mcpServer?.close();
+        metricsServer?.close();
         await app.close();
         process.exit(0);
       };
@@ -78,8 +89,10 @@ async function main(argv: string[]): Promise<void> {
         { pid: process.pid, concurrency: config.workerConcurrency, queue: config.queue },
         'inlay worker started',
       );
+      const metricsServer = await listenMetrics(app, config, logger);
       const stop = async () => {
         logger.info('worker stopping: finishing running executions');
+        metricsServer?.close();
         await app.close();
         process.exit(0);
       };

@@ -123,6 +123,10 @@ export interface Config {
   /** Environment the connector runtime reads its `INLAY_CONNECTOR_*` overrides from. */
   env: Record<string, string | undefined>;
   production: boolean;
+  /** `INLAY_METRICS_PORT`: serves `GET /metrics` (Prometheus text) on this port of its own, without a token. */
+  metricsPort?: number;
+  /** `INLAY_METRICS_TOKEN`: serves `GET /metrics` on the main port to `Authorization: Bearer <token>`. */
+  metricsToken?: string;
 }
 
 const int = (name: string, min: number, max: number, dflt: number) =>
@@ -201,6 +205,8 @@ const EnvSchema = z.object({
     .optional(),
   INLAY_TRUST_PROXY: z.string().optional(),
   INLAY_EGRESS_ALLOW: z.string().optional(),
+  INLAY_METRICS_PORT: int('INLAY_METRICS_PORT', 1, 65535, 0).transform((v) => v || undefined),
+  INLAY_METRICS_TOKEN: z.string().min(16, 'INLAY_METRICS_TOKEN must be at least 16 characters').optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -320,6 +326,8 @@ export function loadConfig(
     egressAllow: egressAllow(e.INLAY_EGRESS_ALLOW),
     env,
     production,
+    metricsPort: e.INLAY_METRICS_PORT,
+    metricsToken: e.INLAY_METRICS_TOKEN,
   };
 }
 

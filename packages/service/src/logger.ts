@@ -1,5 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import pino, { type Logger } from 'pino';
+import { traceIds } from './tracing/tracing.ts';
 
 export type { Logger };
 
@@ -57,6 +58,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       base: { service: 'inlay' },
+      // Inside a span (when tracing is on) each line names it, so logs join traces.
+      mixin: traceIds,
       serializers: { err: serializeError },
       redact: {
         paths: [

@@ -438,6 +438,13 @@ export const CASES: Case[] = [
     request: (v, e) => ({ path: `/executions?userId=${ref(v, e)}&workflowId=${v.workflowId}` }),
   },
   {
+    op: 'GET /provider-calls',
+    slots: [...USER, 'credentialId', 'connector'],
+    request: (v, e) => ({
+      path: `/provider-calls?userId=${ref(v, e)}&credentialId=${v.credentialId}&connector=${v.connector}`,
+    }),
+  },
+  {
     op: 'GET /executions/{executionId}',
     slots: ['executionId'],
     request: (v) => ({ path: `/executions/${v.executionId}` }),
@@ -506,6 +513,7 @@ export const LISTINGS: Record<string, (t: Tenant) => string> = {
   'GET /credentials': (t) => `/credentials?userId=${t.userId}`,
   'GET /settings': () => '/settings',
   'GET /executions': () => '/executions',
+  'GET /provider-calls': () => '/provider-calls',
   'GET /stats/executions': () =>
     '/stats/executions?from=2025-09-01T00:00:00.000Z&to=2025-09-02T00:00:00.000Z&bucket=day',
   'GET /api-keys': () => '/api-keys',
@@ -527,6 +535,7 @@ export const NO_OBJECT_ID: Record<string, string> = {
   'GET /healthz': 'liveness',
   'GET /readyz': 'readiness',
   'GET /openapi.json': 'the document itself',
+  'GET /metrics': 'the service’s Prometheus metrics: bounded labels, no account or user id',
   'GET /docs': 'the reference page',
   'GET /docs/{asset}': 'a static file of the reference page',
   // A flow and a state are one-time unguessable tokens, not object ids (oauth*.test.ts cover forged and reused ones).

@@ -182,6 +182,34 @@ describe('createServerClient against the real service', () => {
   });
 });
 
+describe('providerCalls', () => {
+  it('pages the provider-call log with its filters and cursor as query parameters', async () => {
+    const owner = { accountId: s.accountId, userId: s.userId, connector: 'slack', kind: 'proxy' as const };
+    for (const status of [200, 503, 201])
+      svc.ctx.providerCalls.record(owner, {
+        method: 'GET',
+        path: '/api/users.list',
+        status,
+        ms: 12,
+        bytes: 40,
+      });
+    const first = await api.providerCalls.list({ userId: 'alice', limit: 2 });
+    expect(first.data).toHaveLength(2);
+    expect(first.data[0]).toMatchObject({
+      connector: 'slack',
+      kind: 'proxy',
+      route: '/api/users.list',
+      bytes: 40,
+    });
+    const rest = await api.providerCalls.list({ cursor: first.nextCursor, limit: 2 });
+    expect(rest.data).toHaveLength(1);
+    expect(rest.nextCursor).toBeUndefined();
+    expect((await api.providerCalls.list({ failed: 'true' })).data.map((c) => c.status)).toEqual([503]);
+    const err = await api.providerCalls.list({ kind: 'nope' as 'proxy' }).catch((e: unknown) => e);
+    expect((err as InlayError).errors[0]?.field).toBe('query.kind');
+  });
+});
+
 describe('errors', () => {
   it('surfaces problem+json as InlayError with every problem field', async () => {
     const err = await api.users.create({ username: 'has space' }).catch((e: unknown) => e);

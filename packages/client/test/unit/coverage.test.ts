@@ -72,6 +72,8 @@ describe('route coverage', () => {
       'DELETE /console/session',
       // Called by providers (GitHub, Stripe) delivering app-trigger webhooks, never by the host.
       'POST /hooks/app/{x}/{x}/{x}',
+      // Scraped by Prometheus with INLAY_METRICS_TOKEN, not the account's API key.
+      'GET /metrics',
     ]);
     const missing = openapiRoutes()
       .map((r) => r.route)

@@ -74,7 +74,7 @@ export function UserDetail({ userId }: { userId: string }) {
       {creds.data?.length ? (
         <Table
           caption={`Credentials of ${u.username}`}
-          columns={['Connector', 'Label', 'Account', 'Status', 'Since (UTC)']}
+          columns={['Connector', 'Label', 'Account', 'Status', 'Since (UTC)', 'Calls']}
         >
           {creds.data.map((c) => (
             <tr key={c.credentialId}>
@@ -86,6 +86,9 @@ export function UserDetail({ userId }: { userId: string }) {
                 {c.statusReason ? <span className="muted"> {c.statusReason}</span> : null}
               </td>
               <td>{formatTime(c.statusChangedAt)}</td>
+              <td>
+                <Link to={`/calls?credentialId=${c.credentialId}`}>Calls of {c.name}</Link>
+              </td>
             </tr>
           ))}
         </Table>

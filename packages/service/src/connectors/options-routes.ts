@@ -19,7 +19,7 @@ export function connectorOptionsRoutes(ctx: AppContext): Router {
     const credential = await usableCredential(ctx, user, def, q.credentialId, 'query.credentialId', () =>
       notFound('Credential'),
     );
-    res.json({ data: await loadOptions(ctx, def, source, credential, 'query.credentialId', q.search) });
+    res.json({ data: await loadOptions(ctx, def, source, credential, 'query.credentialId', user, q.search) });
   });
   return r;
 }

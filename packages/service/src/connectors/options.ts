@@ -70,10 +70,18 @@ export async function loadOptions(
   source: string,
   credential: ResolvedCredential | undefined,
   field: string,
+  user: { accountId: string; id: string },
   search?: string,
 ): Promise<OptionItem[]> {
   try {
     return await ctx.registry.runtimeOf(def).options(def.id, source, {
+      onCall: ctx.providerCalls.listener({
+        accountId: user.accountId,
+        userId: user.id,
+        credentialId: credential?.credentialId ?? null,
+        connector: def.id,
+        kind: 'options',
+      }),
       credential: credential?.secrets,
       onUnauthorized: credential?.refresh,
       onAuthRefused: credential?.authRefused,

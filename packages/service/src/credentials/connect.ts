@@ -16,6 +16,7 @@ async function checkedSecrets(
   accountId: string,
   connector: string,
   data: Record<string, string>,
+  who: { userId: string; credentialId?: string },
 ) {
   const connectors = await ctx.registry.forAccount(accountId);
   const def = connectors.get(connector);
@@ -26,7 +27,11 @@ async function checkedSecrets(
     throw unprocessable('body.connector', 'auth_type', `${def.id} needs no credential`);
   const { fields, allowedOrigins } = checkBoundFields(def, checkCredentialFields(def.auth.fields, data));
   checkFilledBaseUrl(connectors, def, fields);
-  const verdict = await connectors.test(def.id, { fields });
+  const verdict = await connectors.test(
+    def.id,
+    { fields },
+    { onCall: ctx.providerCalls.listener({ accountId, ...who, connector: def.id, kind: 'test' }) },
+  );
   if (!verdict.ok) {
     // The provider may quote what it was sent; the answer must not.
     const reason = redact(shortReason(verdict.reason), secretValues(Object.values(fields)));
@@ -64,6 +69,7 @@ export async function connectWithSecrets(
     user.accountId,
     req.connector,
     req.data,
+    { userId: user.id },
   );
   return ctx.credentials.create({
     accountId: user.accountId,
@@ -97,6 +103,7 @@ export async function replaceSecrets(
     row.accountId,
     row.connector,
     data,
+    { userId: row.userId, credentialId: row.id },
   );
   const written = await ctx.credentials.replace(row, { fields }, { accountLabel, allowedOrigins });
   if (!written) throw notFound('Credential');

@@ -3,6 +3,7 @@ import type { ConnectorRuntime, CredentialSecrets, TestVerdict } from '@inlay/co
 import type { AuthType, CredentialStatus } from '@inlay/contract';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Logger } from '../logger.ts';
+import type { ProviderCallLog } from '../provider-calls/provider-call-log.ts';
 import { credentials } from '../store/schema.ts';
 import type { Db, Tx } from '../store/store.ts';
 import type { CredentialRow } from './credential-row.ts';
@@ -50,6 +51,8 @@ export interface CredentialServiceOptions {
    * in-process single flight is enough (and a long transaction would stall every other query).
    */
   rowLocks?: boolean;
+  /** Where each test request is logged (`GET /provider-calls`). */
+  calls?: ProviderCallLog;
 }
 
 /** How long a refreshed token is handed out again instead of refreshing once more after a 401. */
@@ -190,10 +193,26 @@ export class CredentialService {
   }
 
   /** The connector's test request with these secrets: its verdict, with the account label when it passes. */
-  async test(accountId: string, connector: string, secrets: CredentialSecrets): Promise<TestVerdict> {
+  async test(
+    accountId: string,
+    connector: string,
+    secrets: CredentialSecrets,
+    who?: { userId?: string; credentialId: string },
+  ): Promise<TestVerdict> {
     const runtime = this.options && (await this.options.connectors.forAccount(accountId));
     if (!runtime) return { ok: true };
-    return runtime.test(connector, secrets);
+    return runtime.test(connector, secrets, { onCall: this.#logged(accountId, connector, who) });
+  }
+
+  /** The `onCall` that logs a test request of this credential, when there is a log. */
+  #logged(accountId: string, connector: string, who?: { userId?: string; credentialId: string }) {
+    return this.options?.calls?.listener({
+      accountId,
+      userId: who?.userId ?? null,
+      credentialId: who?.credentialId ?? null,
+      connector,
+      kind: 'test',
+    });
   }
 
   /**
@@ -233,7 +252,9 @@ export class CredentialService {
     secrets: CredentialSecrets,
     opts: { reconnect?: boolean } = {},
   ): Promise<boolean> {
-    const verdict = await this.test(row.accountId, row.connector, secrets).catch(() => undefined);
+    const verdict = await this.test(row.accountId, row.connector, secrets, { credentialId: row.id }).catch(
+      () => undefined,
+    );
     const label = verdict?.ok ? verdict.accountLabel : undefined;
     const [current] = await this.db
       .select({ status: credentials.status })
@@ -330,7 +351,10 @@ export class CredentialService {
       return true;
     }
     // An API key refused by one endpoint may lack a permission only: the test request decides.
-    const verdict = await this.test(row.accountId, row.connector, secrets);
+    const verdict = await this.test(row.accountId, row.connector, secrets, {
+      userId: row.userId,
+      credentialId: row.id,
+    });
     if (verdict.ok || !verdict.authFailure) return false;
     const now = await this.#reload(row.accountId, row.id);
     if (now?.status !== 'connected') return now?.status === 'needs_reconnect';
@@ -363,6 +387,7 @@ export class CredentialService {
     let current = secrets;
     const runtime = await this.options!.connectors.forAccount(row.accountId);
     const verdict = await runtime.test(row.connector, current, {
+      onCall: this.#logged(row.accountId, row.connector, { userId: row.userId, credentialId: row.id }),
       onUnauthorized: async () => {
         if (row.type !== 'oauth2' || refused) return undefined;
         const fresh = await this.#refresh(row, { staleToken: current.oauth?.accessToken, retest: true });

@@ -86,17 +86,27 @@ export async function runAction(
       { accountId: req.accountId, userId: req.userId },
       await chooseCredential(ctx, req),
     );
+    const credential = await creds.for(req.connector);
     outcome = await runStep(ctx.connectors, step, req.parameters, {
-      credential: await creds.for(req.connector),
+      credential,
       scope: { trigger: req.parameters },
       signal,
       tenant: req.accountId,
       settings: stepSettings(ctx.config, step, req.parameters),
+      onCall: ctx.providerCalls.listener({
+        accountId: req.accountId,
+        userId: req.userId,
+        credentialId: credential?.credentialId ?? null,
+        connector: req.connector,
+        kind: 'step',
+        executionId: row.id,
+      }),
     });
   } catch (err) {
     if (signal.aborted) throw signal.reason;
     outcome = { ok: false, failure: StepFailure.from(err), attempts: 1 };
   }
+  ctx.metrics?.step(step.connector, step.action, outcome.ok, Date.now() - startedAt.getTime());
   const {
     row: record,
     output,

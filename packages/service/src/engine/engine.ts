@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { carrier, contextOf, inSpan, SpanKind, trace as traceApi, tracing } from '../tracing/tracing.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { type ActionOutcome, type ActionRequest, actionRun, runAction } from './action-run.ts';
 import { pollDueTriggers } from './app-triggers/poller.ts';
@@ -60,7 +61,7 @@ export class Engine {
         logger.warn('INLAY_RUN_WORKERS=false with the in-process queue: no process will run executions');
       return;
     }
-    this.queue.consume((id) => this.process(id), config.workerConcurrency);
+    this.queue.consume((id, trace) => this.process(id, trace), config.workerConcurrency);
     // PGlite is single-process: whatever is pending was left by this node's previous life, so take it all now.
     await this.sweep(this.ctx.store.kind === 'pglite');
     const sweepEvery = Math.min(
@@ -85,8 +86,22 @@ export class Engine {
   }
 
   async #dispatch(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    if (tracing)
+      return inSpan(
+        'inlay.queue publish',
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: { 'messaging.system': this.queue.kind, 'messaging.batch.message_count': ids.length },
+        },
+        () => this.#send(ids, carrier()),
+      );
+    return this.#send(ids);
+  }
+
+  async #send(ids: string[], trace?: Record<string, string>): Promise<void> {
     try {
-      await this.queue.dispatch(ids);
+      await this.queue.dispatch(ids, trace);
     } catch (err) {
       // The rows are queued already: the sweeper dispatches them again once their deadline passes.
       this.ctx.logger.error({ err, count: ids.length }, 'could not dispatch runs; they will be retried');
@@ -128,13 +143,30 @@ export class Engine {
   async purge(): Promise<Purged> {
     const days = this.ctx.config.logRetentionDays;
     const purged = await purgeExpired(this.ctx.db, days);
-    if (purged.executions || purged.deliveries)
+    if (purged.executions || purged.deliveries || purged.providerCalls)
       this.ctx.logger.info({ ...purged, days }, 'purged old runs and deliveries');
     return purged;
   }
 
   /** Runs one execution if it can be claimed: a deleted, finished or already-taken run is skipped. */
-  async process(executionId: string): Promise<void> {
+  async process(executionId: string, trace?: Record<string, string>): Promise<void> {
+    if (!tracing) return this.#process(executionId);
+    // A run is the root of its own trace, linked to the request or trigger that queued it.
+    const from = trace ? contextOf(trace) : undefined;
+    const queued = from && traceApi.getSpanContext(from);
+    return inSpan(
+      'inlay.run',
+      {
+        kind: SpanKind.CONSUMER,
+        root: true,
+        attributes: { 'inlay.execution.id': executionId, 'messaging.system': this.queue.kind },
+        links: queued ? [{ context: queued }] : [],
+      },
+      () => this.#process(executionId),
+    );
+  }
+
+  async #process(executionId: string): Promise<void> {
     // What the run needs besides its row is read while the row is claimed: two round trips side by side.
     const parts = loadRunParts(this.ctx.db, executionId);
     parts.catch(() => {}); // Awaited by the run; a run never started must not leave it unhandled.
@@ -201,6 +233,16 @@ export class Engine {
           installationId: row.installationId,
           error: { code: outcome.error.code, message: outcome.error.message },
         });
+      if (finished && tracing)
+        traceApi.getActiveSpan()?.setAttributes({
+          'inlay.workflow.id': row.workflowId,
+          'inlay.run.trigger': row.triggerType,
+          'inlay.run.attempt': row.attempts,
+          'inlay.run.status': outcome.error ? 'failed' : 'succeeded',
+          ...(outcome.error ? { 'inlay.run.error': outcome.error.code ?? 'failed' } : {}),
+        });
+      if (finished)
+        this.ctx.metrics?.run(outcome.error ? 'failed' : 'succeeded', row.triggerType, Date.now() - started);
       if (finished)
         logger.info(
           {
@@ -221,6 +263,7 @@ export class Engine {
         logger.info({ executionId, reason: (reason as Error).message }, 'execution abandoned');
       } else {
         logger.error({ err, executionId }, 'execution crashed');
+        this.ctx.metrics?.run('failed', row.triggerType, Date.now() - started);
         // Left running, the lease would lapse and the run be retried; a bug would then repeat itself.
         await this.runs
           .finish(claim, {

@@ -1,4 +1,6 @@
 import type { AnyStep, ForEachStep, IfStep, Step, StepError } from '@inlay/contract';
+import { stepSpan } from '../tracing/step-span.ts';
+import { tracing } from '../tracing/tracing.ts';
 import { RunBudgetExceeded } from './run-budget.ts';
 import type { RunCredentials } from './run-credentials.ts';
 import type { RunnerContext } from './runner-context.ts';
@@ -251,17 +253,29 @@ export class FlowRun {
         signal: this.signal,
         tenant: this.row.accountId,
       });
-      outcome = await runStep(this.ctx.connectors, step, input, {
-        credential: await this.creds.for(step.connector),
-        scope,
-        signal: this.signal,
-        tenant: this.row.accountId,
-        settings: stepSettings(this.ctx.config, step, input),
-      });
+      const credential = await this.creds.for(step.connector);
+      const run = () =>
+        runStep(this.ctx.connectors, step, input, {
+          credential,
+          scope,
+          signal: this.signal,
+          tenant: this.row.accountId,
+          settings: stepSettings(this.ctx.config, step, input),
+          onCall: this.ctx.providerCalls.listener({
+            accountId: this.row.accountId,
+            userId: this.row.userId,
+            credentialId: credential?.credentialId ?? null,
+            connector: step.connector,
+            kind: 'step',
+            executionId: this.row.id,
+          }),
+        });
+      outcome = tracing ? await stepSpan(step, key, run) : await run();
     } catch (err) {
       if (this.signal.aborted) throw this.signal.reason;
       outcome = { ok: false, failure: StepFailure.from(err), attempts: 1 };
     }
+    this.ctx.metrics?.step(step.connector, step.action, outcome.ok, Date.now() - startedAt.getTime());
     const position = this.#position++;
     const record = this.#record(step, frame, key, input, outcome, startedAt, position);
     this.#charge(record);

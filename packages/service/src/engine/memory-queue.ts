@@ -5,6 +5,7 @@ import { type RunHandler, type RunQueue, waitIdle } from './queue.ts';
 export class MemoryQueue implements RunQueue {
   readonly kind = 'memory';
   readonly #pending: string[] = [];
+  readonly #traces = new Map<string, Record<string, string>>();
   readonly #known = new Set<string>();
   #handler?: RunHandler;
   #concurrency = 1;
@@ -15,11 +16,12 @@ export class MemoryQueue implements RunQueue {
 
   async init(): Promise<void> {}
 
-  async dispatch(ids: string[]): Promise<void> {
+  async dispatch(ids: string[], trace?: Record<string, string>): Promise<void> {
     for (const id of ids) {
       if (this.#known.has(id)) continue;
       this.#known.add(id);
       this.#pending.push(id);
+      if (trace) this.#traces.set(id, trace);
     }
     this.#pump();
   }
@@ -34,8 +36,10 @@ export class MemoryQueue implements RunQueue {
     while (this.#handler && !this.#stopped && this.#active < this.#concurrency && this.#pending.length) {
       const id = this.#pending.shift()!;
       this.#known.delete(id);
+      const trace = this.#traces.get(id);
+      this.#traces.delete(id);
       this.#active++;
-      this.#handler(id)
+      this.#handler(id, trace)
         .catch((err) => this.logger.error({ err, executionId: id }, 'run handler failed'))
         .finally(() => {
           this.#active--;
@@ -49,6 +53,7 @@ export class MemoryQueue implements RunQueue {
     // Runs not started stay `queued` in the table: the next start (or another node's sweep) picks them up.
     this.#pending.length = 0;
     this.#known.clear();
+    this.#traces.clear();
     return waitIdle(() => this.#active, timeoutMs);
   }
 

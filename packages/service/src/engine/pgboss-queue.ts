@@ -8,6 +8,8 @@ export const RUN_QUEUE = 'inlay-run';
 
 interface RunJob {
   executionId: string;
+  /** The trace context of whoever queued the run (only when tracing). */
+  trace?: Record<string, string>;
 }
 
 /**
@@ -52,10 +54,14 @@ export class PgBossQueue implements RunQueue {
     });
   }
 
-  async dispatch(ids: string[]): Promise<void> {
+  async dispatch(ids: string[], trace?: Record<string, string>): Promise<void> {
     if (ids.length === 0) return;
     await this.#boss.insert(
-      ids.map((executionId) => ({ name: RUN_QUEUE, data: { executionId }, retryLimit: 0 })),
+      ids.map((executionId) => ({
+        name: RUN_QUEUE,
+        data: trace ? { executionId, trace } : { executionId },
+        retryLimit: 0,
+      })),
     );
     // A worker in this process need not wait for its next poll; workers elsewhere hear the notice.
     this.#wake.wake();
@@ -94,7 +100,7 @@ export class PgBossQueue implements RunQueue {
    */
   #run(handler: RunHandler, job: PgBoss.Job<RunJob>): void {
     this.#active++;
-    const settled: Promise<void> = handler(job.data.executionId)
+    const settled: Promise<void> = handler(job.data.executionId, job.data.trace)
       .catch((err) =>
         this.opts.logger.error({ err, executionId: job.data.executionId }, 'run handler failed'),
       )

@@ -1,5 +1,8 @@
+/** Trace context (`traceparent`, `tracestate`) carried with a run from whoever queued it; only when tracing. */
+export type TraceCarrier = Record<string, string>;
+
 /** Runs one execution by id; resolves when the run is over (whatever its outcome). */
-export type RunHandler = (executionId: string) => Promise<void>;
+export type RunHandler = (executionId: string, trace?: TraceCarrier) => Promise<void>;
 
 /**
  * Carries execution ids from whoever creates runs to the workers. It is only a transport: the executions
@@ -9,7 +12,7 @@ export interface RunQueue {
   readonly kind: 'memory' | 'pg-boss';
   /** Connects the transport; called on every node, workers or not. */
   init(): Promise<void>;
-  dispatch(executionIds: string[]): Promise<void>;
+  dispatch(executionIds: string[], trace?: TraceCarrier): Promise<void>;
   /** Starts consuming with at most `concurrency` runs at a time. */
   consume(handler: RunHandler, concurrency: number): void;
   /** Stops taking work and waits for the runs in hand, up to `timeoutMs`; resolves false on timeout. */

@@ -10,6 +10,7 @@ import { StepFailure } from './step-failure.ts';
 
 /** What a step hands the connector runtime: secrets, the 401 refresh hook and the refusal hook. */
 export interface StepCredential {
+  credentialId: string;
   secrets: CredentialSecrets;
   onUnauthorized: () => Promise<CredentialSecrets | undefined>;
   onAuthRefused: (reason: string) => Promise<boolean>;
@@ -84,6 +85,7 @@ export class RunCredentials {
     };
     add(resolved.secrets);
     const entry: StepCredential = {
+      credentialId,
       secrets: resolved.secrets,
       onUnauthorized: async () => {
         const fresh = await resolved.refresh();

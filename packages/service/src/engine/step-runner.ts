@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConnectorError, type ConnectorRuntime } from '@inlay/connectors';
+import { type CallOptions, ConnectorError, type ConnectorRuntime } from '@inlay/connectors';
 import type { Step } from '@inlay/contract';
 import type { Config } from '../config.ts';
 import { type BackoffPolicy, retryDelay } from './backoff.ts';
@@ -96,6 +96,8 @@ export async function runStep(
     signal: AbortSignal;
     /** The account the step runs for: its expressions take turns with other accounts'. */
     tenant?: string;
+    /** Told of each request to the provider (the provider-call log). */
+    onCall?: CallOptions['onCall'];
   },
 ): Promise<StepOutcome> {
   const { settings, signal } = ctx;
@@ -111,6 +113,7 @@ export async function runStep(
             timeoutMs: settings.timeoutMs,
             scope: ctx.scope,
             tenant: ctx.tenant,
+            onCall: ctx.onCall,
           }),
         settings.timeoutMs,
         signal,

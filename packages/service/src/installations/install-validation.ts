@@ -191,7 +191,7 @@ export async function validateInstall(ctx: AppContext, input: InstallInput): Pro
   }
   if (errors.length) throw failure(errors);
 
-  await checkDynamicOptions(ctx, dynamic, credentials, input.credentialIds, errors);
+  await checkDynamicOptions(ctx, input.user, dynamic, credentials, input.credentialIds, errors);
   if (errors.length) throw failure(errors);
   return formData;
 }
@@ -253,6 +253,7 @@ async function checkCredentials(
 /** Loads each (connector, source) list once, with the credential chosen for that connector. */
 async function checkDynamicOptions(
   ctx: AppContext,
+  user: { accountId: string; id: string },
   checks: DynamicCheck[],
   credentials: Map<string, ResolvedCredential | undefined>,
   credentialIds: Record<string, string>,
@@ -264,7 +265,7 @@ async function checkDynamicOptions(
     if (!lists.has(key))
       lists.set(
         key,
-        loadOptions(ctx, c.def, c.source, credentials.get(c.def.id), `body.credentialIds.${c.def.id}`),
+        loadOptions(ctx, c.def, c.source, credentials.get(c.def.id), `body.credentialIds.${c.def.id}`, user),
       );
     const bad = outside(c.value, await lists.get(key)!);
     if (bad.length)

@@ -39,12 +39,14 @@ export async function sendProxy(
   user: { accountId: string; id: string },
   def: ConnectorDefinition,
   req: ProxyRequest,
+  used: { credentialId?: string } = {},
 ): Promise<StreamedResponse> {
   const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
   // Refused before a credential is read or a URL built: the path must stay under the connector's base path.
   const dots = dotSegmentProblem(path);
   if (dots) throw invalid('path', 'no_dot_segments', dots);
   const credential = await proxyCredential(ctx, user, def, req.credentialId);
+  used.credentialId = credential?.credentialId;
   try {
     return await ctx.registry.runtimeOf(def).stream(
       def,

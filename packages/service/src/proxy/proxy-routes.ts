@@ -4,9 +4,11 @@ import { proxiedContentHeaders } from '@inlay/contract';
 import express, { type Request, type RequestHandler, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { type Authenticator, accountOf, authenticate, requireApiKey } from '../http/auth.ts';
-import { invalid, notFound } from '../http/problem.ts';
+import { HttpProblem, invalid, notFound } from '../http/problem.ts';
 import type { Limiters } from '../ratelimit/limiters.ts';
 import { limitProxy } from '../ratelimit/rate-limit.ts';
+import { proxySpan } from '../tracing/proxy-span.ts';
+import { tracing } from '../tracing/tracing.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { isProxyable, sendProxy } from './proxy-call.ts';
 import { CREDENTIAL_HEADER } from './proxy-credential.ts';
@@ -63,19 +65,43 @@ export function proxyRoutes(
     await limitProxy(limiters, user, ctx.config.rateLimit.windowSeconds, res);
     const { path, query } = upstreamTarget(req);
     const started = Date.now();
+    const span = tracing ? proxySpan(def.id, req.method) : undefined;
+    res.once('close', () => span?.end());
+    const used: { credentialId?: string } = {};
+    const logCall = (status: number | undefined, bytes: number) =>
+      ctx.providerCalls.record(
+        {
+          accountId: user.accountId,
+          userId: user.id,
+          credentialId: used.credentialId ?? null,
+          connector: def.id,
+          kind: 'proxy',
+        },
+        { method: req.method, path, status, ms: Date.now() - started, bytes },
+      );
     let upstream: StreamedResponse;
     try {
-      upstream = await sendProxy(ctx, user, def, {
-        method: req.method === 'HEAD' ? 'GET' : (req.method as HttpMethod),
-        path,
-        api,
-        query,
-        headers: forwardedRequestHeaders(req.headers),
-        body: Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined,
-        credentialId: req.headers[CREDENTIAL_HEADER],
-      });
+      upstream = await sendProxy(
+        ctx,
+        user,
+        def,
+        {
+          method: req.method === 'HEAD' ? 'GET' : (req.method as HttpMethod),
+          path,
+          api,
+          query,
+          headers: forwardedRequestHeaders(req.headers),
+          body: Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body : undefined,
+          credentialId: req.headers[CREDENTIAL_HEADER],
+        },
+        used,
+      );
     } catch (err) {
+      // A request refused before a credential was chosen (a bad path, no connection) never left: not a call.
+      if (used.credentialId !== undefined || (err instanceof HttpProblem && err.status === 502))
+        logCall(undefined, 0);
       metrics.record(user.accountId, def.id, true, 0);
+      ctx.metrics?.proxy(def.id, undefined, Date.now() - started);
       throw err;
     }
     res.status(upstream.status);
@@ -100,6 +126,9 @@ export function proxyRoutes(
       res.destroy();
     } finally {
       metrics.record(user.accountId, def.id, upstream.status >= 500 || !res.writableFinished, bytes);
+      ctx.metrics?.proxy(def.id, res.writableFinished ? upstream.status : undefined, Date.now() - started);
+      logCall(upstream.status, bytes);
+      span?.setAttributes({ 'http.response.status_code': upstream.status, 'http.response.body.size': bytes });
       ctx.logger.info(
         { connector: def.id, userId: user.id, status: upstream.status, bytes, ms: Date.now() - started },
         'proxy call',

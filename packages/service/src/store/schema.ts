@@ -542,8 +542,40 @@ export const proxyCounts = pgTable(
   (t) => [primaryKey({ columns: [t.accountId, t.connector] })],
 );
 
+/**
+ * Every call Inlay made to a provider for an account: steps, proxy calls, app-trigger polls, option lists and
+ * connection tests. What was called and how it went, never headers or bodies; purged with the account's runs.
+ */
+export const providerCalls = pgTable(
+  'provider_calls',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    // No foreign key: a removed connection's calls stay in the log until the retention takes them.
+    credentialId: uuid('credential_id'),
+    connector: text('connector').notNull(),
+    kind: text('kind', { enum: ['step', 'proxy', 'poll', 'options', 'test'] }).notNull(),
+    method: text('method').notNull(),
+    route: text('route').notNull(),
+    status: integer('status'),
+    durationMs: integer('duration_ms').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    executionId: uuid('execution_id'),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('provider_calls_account_at_idx').on(t.accountId, t.at, t.id),
+    index('provider_calls_user_at_idx').on(t.userId, t.at, t.id),
+    index('provider_calls_credential_at_idx').on(t.credentialId, t.at, t.id),
+  ],
+);
+
 export const schema = {
   accounts,
+  providerCalls,
   apiKeys,
   consoleSessions,
   users,

@@ -5,6 +5,7 @@ import type { Vault } from '../credentials/vault.ts';
 import type { Logger } from '../logger.ts';
 import { webhookDeliveries, webhookEndpoints } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
+import { inSpan, SpanKind, trace, tracing } from '../tracing/tracing.ts';
 import { endpointAad } from './endpoints.ts';
 
 /** Deliveries are retried with exponential backoff (base × 4ⁿ) for this long after the event, then dropped. */
@@ -17,6 +18,8 @@ export interface DispatcherOptions {
   retryBaseMs: number;
   /** How often queued deliveries are looked for when nothing kicked the dispatcher. */
   pollMs: number;
+  /** Counts each attempt's outcome when metrics are on. */
+  onAttempt?: (outcome: 'delivered' | 'retrying' | 'failed') => void;
 }
 
 /** The delay before attempt `n + 1`, after `n` failed attempts. */
@@ -91,7 +94,16 @@ export class WebhookDispatcher {
     await Promise.all(due.map((h) => this.#attempt(h.id)));
   }
 
-  async #attempt(id: string): Promise<void> {
+  #attempt(id: string): Promise<void> {
+    if (!tracing) return this.#deliver(id);
+    return inSpan(
+      'inlay.webhook delivery',
+      { kind: SpanKind.CLIENT, attributes: { 'inlay.delivery.id': id } },
+      () => this.#deliver(id),
+    );
+  }
+
+  async #deliver(id: string): Promise<void> {
     const now = new Date();
     // The lease: whichever node sets it first sends this attempt.
     const [d] = await this.db
@@ -153,6 +165,12 @@ export class WebhookDispatcher {
           deliveredAt: new Date(),
         })
         .where(eq(webhookDeliveries.id, d.id));
+      this.opts.onAttempt?.('delivered');
+      if (tracing)
+        trace.getActiveSpan()?.setAttributes({
+          'inlay.delivery.status': 'delivered',
+          'http.response.status_code': statusCode ?? 0,
+        });
       // The next event of this endpoint may go now.
       this.kick();
       return;
@@ -170,6 +188,12 @@ export class WebhookDispatcher {
         nextAttemptAt: giveUp ? d.nextAttemptAt : next,
       })
       .where(eq(webhookDeliveries.id, d.id));
+    this.opts.onAttempt?.(giveUp ? 'failed' : 'retrying');
+    if (tracing)
+      trace.getActiveSpan()?.setAttributes({
+        'inlay.delivery.status': giveUp ? 'failed' : 'retrying',
+        ...(statusCode === null ? {} : { 'http.response.status_code': statusCode }),
+      });
     this.logger.info(
       { deliveryId: d.id, endpointId: d.endpointId, attempts, statusCode, giveUp },
       'account webhook delivery failed',

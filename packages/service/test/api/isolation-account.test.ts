@@ -388,6 +388,9 @@ describe('account isolation: MCP', () => {
       'MCP tools, resources and prompts without a case',
     ).toEqual([]);
     const snap = await snapshotter(svc.db, [a.accountId]);
+    // The provider-call log is written a moment after each call: what the owner did before is in, and what B's
+    // requests did (nothing, if isolation holds) is written before the second look.
+    await svc.ctx.providerCalls.flush();
     const before = await snap.take();
     const failures: string[] = [];
     const runs = mcpPairs(b, a).map((p) => async () => {
@@ -427,6 +430,7 @@ describe('account isolation: MCP', () => {
       });
     await pool(runs);
     expect(failures).toEqual([]);
+    await svc.ctx.providerCalls.flush();
     expect(diff(before, await snap.take()), "tables of account A changed by B's MCP calls").toEqual([]);
     console.log(
       `account isolation (MCP): ${runs.length} attack/control pairs over ${MCP_CASES.length} cases`,
@@ -466,6 +470,9 @@ describe('account isolation matrix (generated from the OpenAPI document)', () =>
 
   it("B's key, JWTs and anonymous calls aimed at A's objects answer exactly what a missing id answers, and change nothing", async () => {
     const snap = await snapshotter(svc.db, [a.accountId]);
+    // The provider-call log is written a moment after each call: what the owner did before is in, and what B's
+    // requests did (nothing, if isolation holds) is written before the second look.
+    await svc.ctx.providerCalls.flush();
     const before = await snap.take();
     const failures: string[] = [];
     const pairs = pairsOf(b, a);
@@ -492,6 +499,7 @@ describe('account isolation matrix (generated from the OpenAPI document)', () =>
         // pairs could interleave (201 beside 409) and fail the comparison for no leak.
         phase === 3 ? 1 : 6,
       );
+    await svc.ctx.providerCalls.flush();
     const after = await snap.take();
     expect(failures).toEqual([]);
     expect(diff(before, after), "tables of account A changed by B's requests").toEqual([]);

@@ -139,6 +139,15 @@ export async function runClaimed(deps: PollDeps, c: Claimed, now = new Date()): 
               onAuthRefused: cred.onAuthRefused,
             }
           : {}),
+        onCall: ctx.providerCalls.listener({
+          accountId: c.accountId,
+          userId: c.userId,
+          credentialId: Object.hasOwn(c.credentialIds, trigger.connector)
+            ? c.credentialIds[trigger.connector]
+            : null,
+          connector: trigger.connector,
+          kind: 'poll',
+        }),
         // Set once a poll read something: a baseline read over several polls goes on from where it stopped.
         since: c.state.highWater,
         seen: (id) => seen.has(id),

@@ -1,0 +1,34 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type Express, type RequestHandler } from 'express';
+import { HttpProblem } from '../http/problem.ts';
+import type { Metrics } from './metrics.ts';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** `GET /metrics`: the Prometheus exposition text; with a token, only for `Authorization: Bearer <token>`. */
+export function metricsHandler(metrics: Metrics, token?: string): RequestHandler {
+  const expected = token === undefined ? undefined : digest(token);
+  return async (req, res) => {
+    if (expected) {
+      const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      if (!timingSafeEqual(digest(given), expected))
+        throw new HttpProblem(401, 'unauthorized', 'The metrics need INLAY_METRICS_TOKEN as a bearer token', {
+          headers: { 'www-authenticate': 'Bearer realm="inlay-metrics"' },
+        });
+    }
+    const { contentType, text } = await metrics.scrape();
+    res.setHeader('content-type', contentType);
+    res.setHeader('cache-control', 'no-store');
+    res.end(text);
+  };
+}
+
+/** The metrics on a listener of their own (`INLAY_METRICS_PORT`): only `GET /metrics`, without a token. */
+export function metricsApp(metrics: Metrics): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/metrics', metricsHandler(metrics));
+  app.use((_req, res) => void res.status(404).type('text/plain').end('Not found\n'));
+  return app;
+}
