@@ -10,7 +10,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import type { Logger } from '../logger.ts';
+import type { Logger } from 'pino';
 
 /** The variables that ask for traces: an OTLP endpoint, or an exporter named (other than `none`). */
 const WANTED = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_TRACES_EXPORTER'];
