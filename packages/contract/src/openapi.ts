@@ -222,6 +222,40 @@ function operation(op: Op, method: string): ZodOpenApiOperationObject {
   };
 }
 
+/**
+ * An OAuth redirect target (the shared one or a connector's own): exchanges the code, then answers the popup's
+ * page or redirects to `redirectUri`. `refused` says which other flows it refuses with rule `callback`.
+ */
+const oauthCallback = (o: { id: string; target: string; refused: string; path?: z.ZodObject }): Op => ({
+  id: o.id,
+  summary: `${o.target}: exchanges the code, then answers the popup's page (postMessage + BroadcastChannel) or redirects to \`redirectUri\` with \`credentialId\` and \`status\``,
+  tag: 'Credentials',
+  auth: 'none',
+  ...(o.path ? { path: o.path } : {}),
+  query: z.object({
+    state: z.string(),
+    code: z.string().optional(),
+    error: z.string().optional(),
+    error_description: z.string().optional(),
+  }),
+  ok: z.string(),
+  content: 'text/html',
+  notFound: false,
+  extra: {
+    '302': {
+      description: 'Not a popup: redirects to `redirectUri` with `credentialId`, `status` and `reason`',
+      headers: { location: { required: true, schema: { type: 'string', format: 'uri' } } },
+    },
+    '400': {
+      description: `Unknown, used or expired \`state\`, a browser without the cookie the start link set (rule \`browser\`), or ${o.refused}; nothing is connected: a page saying so to a browser, else a problem naming \`query.state\``,
+      content: {
+        'text/html': { schema: { type: 'string' } },
+        'application/problem+json': { schema: Problem },
+      },
+    },
+  },
+});
+
 const DEFINITION_422 =
   'The definition names what cannot run: an unknown connector, action or source, a bad template or cron, or an http header the transport owns (`host`, `transfer-encoding`, `proxy-*`, ...)';
 
@@ -1239,69 +1273,20 @@ const ops: Record<string, Record<string, Op>> = {
     },
   },
   '/oauth/callback': {
-    get: {
+    get: oauthCallback({
       id: 'oauthCallback',
-      summary:
-        "The one OAuth redirect target of every connector, with `INLAY_OAUTH_SHARED_REDIRECT=true`: exchanges the code, then answers the popup's page (postMessage + BroadcastChannel) or redirects to `redirectUri` with `credentialId` and `status`",
-      tag: 'Credentials',
-      auth: 'none',
-      query: z.object({
-        state: z.string(),
-        code: z.string().optional(),
-        error: z.string().optional(),
-        error_description: z.string().optional(),
-      }),
-      ok: z.string(),
-      content: 'text/html',
-      notFound: false,
-      extra: {
-        '302': {
-          description: 'Not a popup: redirects to `redirectUri` with `credentialId`, `status` and `reason`',
-          headers: { location: { required: true, schema: { type: 'string', format: 'uri' } } },
-        },
-        '400': {
-          description:
-            "Unknown, used or expired `state`, a browser without the cookie the start link set (rule `browser`), or a flow whose callback is its connector's own (rule `callback`); nothing is connected: a page saying so to a browser, else a problem naming `query.state`",
-          content: {
-            'text/html': { schema: { type: 'string' } },
-            'application/problem+json': { schema: Problem },
-          },
-        },
-      },
-    },
+      target: 'The one OAuth redirect target of every connector, with `INLAY_OAUTH_SHARED_REDIRECT=true`',
+      refused: "a flow whose callback is its connector's own (rule `callback`)",
+    }),
   },
   '/oauth/callback/{connector}': {
-    get: {
+    get: oauthCallback({
       id: 'oauthConnectorCallback',
-      summary:
-        "A connector's own OAuth redirect target (the default; see `INLAY_OAUTH_SHARED_REDIRECT`): exchanges the code, then answers the popup's page (postMessage + BroadcastChannel) or redirects to `redirectUri` with `credentialId` and `status`",
-      tag: 'Credentials',
-      auth: 'none',
+      target: "A connector's own OAuth redirect target (the default; see `INLAY_OAUTH_SHARED_REDIRECT`)",
+      refused:
+        'a flow of another connector (rule `callback`, an authorization server mix-up: its code is not exchanged)',
       path: z.object({ connector: z.string() }),
-      query: z.object({
-        state: z.string(),
-        code: z.string().optional(),
-        error: z.string().optional(),
-        error_description: z.string().optional(),
-      }),
-      ok: z.string(),
-      content: 'text/html',
-      notFound: false,
-      extra: {
-        '302': {
-          description: 'Not a popup: redirects to `redirectUri` with `credentialId`, `status` and `reason`',
-          headers: { location: { required: true, schema: { type: 'string', format: 'uri' } } },
-        },
-        '400': {
-          description:
-            'Unknown, used or expired `state`, a browser without the cookie the start link set (rule `browser`), or a flow of another connector (rule `callback`, an authorization server mix-up: its code is not exchanged); nothing is connected: a page saying so to a browser, else a problem naming `query.state`',
-          content: {
-            'text/html': { schema: { type: 'string' } },
-            'application/problem+json': { schema: Problem },
-          },
-        },
-      },
-    },
+    }),
   },
   '/readyz': {
     get: {
