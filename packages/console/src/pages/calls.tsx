@@ -4,6 +4,7 @@ import type { FormEvent } from 'react';
 import { Link, navigate, usePath } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { QueryState, Table } from '../table.tsx';
+import { TimeRangeFields } from '../time-range-fields.tsx';
 import { formatMs, formatTime } from '../ui.tsx';
 
 const FILTERS = ['kind', 'connector', 'userId', 'credentialId', 'failed', 'from', 'to'] as const;
@@ -100,20 +101,7 @@ export function CallsPage() {
             <option value="true">Failed (no answer, or 400 and above)</option>
           </select>
         </label>
-        <label>
-          From (UTC)
-          <input name="from" type="datetime-local" defaultValue={filters.from ?? ''} />
-        </label>
-        <label>
-          To (UTC)
-          <input name="to" type="datetime-local" defaultValue={filters.to ?? ''} />
-        </label>
-        <div className="actions">
-          <button type="submit">Apply filters</button>
-          <button type="button" className="secondary" onClick={() => navigate('/calls')}>
-            Clear
-          </button>
-        </div>
+        <TimeRangeFields from={filters.from} to={filters.to} clearTo="/calls" />
       </form>
       <QueryState
         query={{ error: list.error, isPending: list.isPending, data: list.data && rows }}

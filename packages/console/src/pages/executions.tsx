@@ -5,6 +5,7 @@ import { attempts } from '../labels.ts';
 import { Link, navigate, usePath } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { QueryState, Table } from '../table.tsx';
+import { TimeRangeFields } from '../time-range-fields.tsx';
 import { ErrorText, formatMs, formatTime, Json, StatusBadge } from '../ui.tsx';
 
 const FILTERS = ['status', 'workflowId', 'userId', 'from', 'to'] as const;
@@ -83,20 +84,7 @@ export function ExecutionsPage() {
             ) : null}
           </select>
         </label>
-        <label>
-          From (UTC)
-          <input name="from" type="datetime-local" defaultValue={filters.from ?? ''} />
-        </label>
-        <label>
-          To (UTC)
-          <input name="to" type="datetime-local" defaultValue={filters.to ?? ''} />
-        </label>
-        <div className="actions">
-          <button type="submit">Apply filters</button>
-          <button type="button" className="secondary" onClick={() => navigate('/executions')}>
-            Clear
-          </button>
-        </div>
+        <TimeRangeFields from={filters.from} to={filters.to} clearTo="/executions" />
       </form>
       <QueryState
         query={{ error: list.error, isPending: list.isPending, data: list.data && rows }}
