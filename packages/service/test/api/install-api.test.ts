@@ -341,6 +341,7 @@ describe('installing, editing and uninstalling', () => {
       installedAt: expect.stringMatching(ISO_MS_RE),
       updatedAt: expect.stringMatching(ISO_MS_RE),
       webhookUrl: null,
+      attention: null,
       formData: [
         {
           workflowId,
