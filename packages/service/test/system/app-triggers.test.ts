@@ -287,9 +287,11 @@ describe('polling', () => {
       const since = Date.parse(row.triggerState!.failingSince!);
       expect(row.nextRunAt!.getTime() - since).toBeGreaterThanOrEqual(150 * (2 ** f - 1));
       const w = await svc.call('GET', `/workflows/${s.workflowId}?userId=${s.userId}`, { auth: s.apiKey });
+      // A sentence for the user; the provider's own words in `detail`.
       expect(w.body.data.attention).toMatchObject({
         code: 'failing',
-        message: expect.stringContaining('500: boom'),
+        message: expect.stringContaining('failed 3 times in a row'),
+        detail: expect.stringContaining('500: boom'),
       });
     } finally {
       stripe.state.fail = 0;
