@@ -122,6 +122,13 @@ export function watch(page: Page, scheme: string) {
     expect(await seriousViolations(page), `${what} (${scheme})`).toEqual([]);
     for (const width of [1280, 768, 375]) {
       await page.setViewportSize({ width, height: 900 });
+      // A table's wrapper learns that it scrolls from a ResizeObserver, after layout: wait until every wrapper
+      // that scrolls has taken the focus (and none that does not), as a keyboard user would find it.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.table-wrap')].every(
+          (el) => el.scrollWidth > el.clientWidth === el.hasAttribute('tabindex'),
+        ),
+      );
       const over = await overflow(page);
       if (over > 0)
         expect.soft(await overflowing(page), `${what} at ${width} px: wider than the window`).toEqual([]);
