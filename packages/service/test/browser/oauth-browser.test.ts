@@ -155,6 +155,7 @@ describe.skipIf(!hasChromium)('the OAuth popup in Chromium', () => {
         type: 'inlay:oauth',
         credentialId,
         status: 'failed',
+        code: 'access_denied',
         reason: 'access_denied: The user denied access to Acme',
       },
     ]);
