@@ -316,9 +316,11 @@ describe.skipIf(!onPostgres)('read cache across API nodes (PostgreSQL only; skip
     for (const ago of [30, 20, 10]) await run('failed', ago);
     await sql.query('commit');
     await b.ctx.store.changes.sync();
+    // A sentence for the user; the run's own error in `detail`.
     expect(await attentionOn(b)).toMatchObject({
       code: 'failing',
-      message: expect.stringContaining('the mapping broke'),
+      message: expect.stringContaining('The last 3 runs failed'),
+      detail: expect.stringContaining('the mapping broke'),
     });
     const { rows } = await run('running', 1);
     await sql.query(`update executions set status = 'succeeded' where id = $1`, [rows[0].id]);
