@@ -6,8 +6,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    // A busy machine (CI runs two lanes on two cores): hooks start Chromium and seed users.
+    // A busy machine (CI runs two lanes on two cores): a browser test's first page load can take tens of
+    // seconds, and hooks start Chromium and seed users. These bound a hang; they are no speed target.
+    testTimeout: 90_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
   },
