@@ -25,3 +25,7 @@ export function useControllableState<T>(
   );
   return [value, set];
 }
+
+/** How long a run or step took in ms, or null while it runs. */
+export const durationOf = (l: { startedAt: string; stoppedAt?: string }) =>
+  l.stoppedAt ? Date.parse(l.stoppedAt) - Date.parse(l.startedAt) : null;

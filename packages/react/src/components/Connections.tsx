@@ -6,7 +6,7 @@ import { useInlay } from '../hooks/useInlay.ts';
 import { useOAuthSignIn } from '../hooks/useOAuthSignIn.ts';
 import { cx } from '../utils.ts';
 import { Dialog } from './Dialog.tsx';
-import { KeyForm } from './KeyForm.tsx';
+import { KeyForm, usePreload } from './deferred.tsx';
 import { OAuthNotice } from './OAuthNotice.tsx';
 import { Root } from './Root.tsx';
 import { ErrorMessage, ErrorState, Icon, oauthFailure, Skeleton } from './States.tsx';
@@ -42,6 +42,7 @@ export function Connections({ className }: ConnectionsProps) {
   const fail = (cred: Credential) => (e: unknown) => setFailed([cred.credentialId, e]);
   const app = (cred: Credential) => connectors.data?.find((d) => d.id === cred.connector);
   const signIn = useOAuthSignIn();
+  usePreload(KeyForm);
   // OAuth in place (same id), with the popup's notice under the card; Cancel is not an error.
   const reconnect = (cred: Credential) =>
     signIn

@@ -15,8 +15,8 @@ import { useInstallations } from '../hooks/useInstallations.ts';
 import { useOptions } from '../hooks/useOptions.ts';
 import { useWorkflow } from '../hooks/useWorkflow.ts';
 import { type ClassNames, cx, useControllableState } from '../utils.ts';
-import { ConnectorPicker } from './ConnectorPicker.tsx';
 import { Dialog } from './Dialog.tsx';
+import { ConnectorPicker, usePreload } from './deferred.tsx';
 import { Field, type FieldInput } from './Field.tsx';
 import { ErrorMessage, ErrorState, Skeleton } from './States.tsx';
 
@@ -59,6 +59,7 @@ function fromValue(v: unknown): FieldInput {
  */
 export function InstallModal(props: InstallModalProps) {
   const { workflowId, classNames: cn = {} } = props;
+  usePreload(ConnectorPicker);
   const { t, emit, resume, clearResume, client } = useInlay();
   const [open, setOpen] = useControllableState(props.open, props.defaultOpen ?? false, props.onOpenChange);
   const id = useId();

@@ -11,9 +11,9 @@ import type { MessageKey } from '../i18n/locales/en.ts';
 import { triggerSentence } from '../i18n/triggerSentence.ts';
 import { type ClassNames, cx, useControllableState } from '../utils.ts';
 import { Dialog } from './Dialog.tsx';
+import { ConnectorPicker, KeyForm, usePreload } from './deferred.tsx';
 import { ExecutionLogs } from './ExecutionLogs.tsx';
 import { InstallModal } from './InstallModal.tsx';
-import { KeyForm } from './KeyForm.tsx';
 import { OAuthNotice } from './OAuthNotice.tsx';
 import { Root } from './Root.tsx';
 import { ErrorMessage, ErrorState, Icon, Skeleton } from './States.tsx';
@@ -52,6 +52,7 @@ export function IntegrationsPage(props: IntegrationsPageProps) {
   const { classNames: cn = {}, headingLevel = 2, showLogs = true } = props;
   const workflows = useWorkflows();
   const connectors = useConnectors();
+  usePreload(KeyForm, ConnectorPicker);
   const [search, setSearch] = useControllableState(
     props.search,
     props.defaultSearch ?? '',

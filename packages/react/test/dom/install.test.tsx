@@ -25,6 +25,8 @@ describe('<InstallModal> against the service', () => {
     );
     const dialog = await screen.findByRole('dialog', { name: `Install ${NAME}` });
     await within(dialog).findByRole('heading', { name: /Step 1 of 3/ });
+    // The accounts step's picker arrives on demand; with no account yet it offers the key form.
+    await within(dialog).findByLabelText(/Bot token/);
 
     // Next without an account is refused, named.
     await user.click(within(dialog).getByRole('button', { name: 'Next' }));

@@ -51,7 +51,7 @@ describe('<ExecutionLogs> with control flow', () => {
     renderWidget(<ExecutionLogs workflowId={workflowId} />, { baseUrl: seed.url, getToken });
     const table = await screen.findByRole('table');
     await user.click(within(table).getByRole('button', { name: /^Details/ }));
-    const head = screen.getByText('Step 1: if · then');
+    const head = await screen.findByText('Step 1: if · then');
     const ifItem = head.closest('li')!;
     // The forEach sits inside the if, and its transforms inside collapsed iterations.
     const loopItem = within(ifItem).getByText('Step 2: forEach').closest('li')!;
@@ -98,7 +98,7 @@ describe('<ExecutionLogs> with control flow', () => {
     renderWidget(<ExecutionLogs workflowId={workflowId} />, { baseUrl: seed.url, getToken });
     const table = await screen.findByRole('table');
     await user.click(within(table).getByRole('button', { name: /^Details/ }));
-    const outerItem = screen.getByText('Step 1: forEach').closest('li')!;
+    const outerItem = (await screen.findByText('Step 1: forEach')).closest('li')!;
     const rounds = [...outerItem.querySelectorAll<HTMLDetailsElement>(':scope > details:not(.inlay-raw)')];
     expect(rounds.map((d) => d.querySelector('summary')!.textContent)).toEqual([
       'Iteration 1',

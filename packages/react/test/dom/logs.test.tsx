@@ -56,7 +56,8 @@ describe('<ExecutionLogs> against the service', () => {
     await user.click(details);
     expect(details.getAttribute('aria-expanded')).toBe('true');
     const panel = document.getElementById(details.getAttribute('aria-controls')!)!;
-    expect(within(panel).getByText('Step 1: transform · map')).toBeTruthy();
+    // The details arrive on demand (their own chunk): wait for them as a user would.
+    expect(await within(panel).findByText('Step 1: transform · map')).toBeTruthy();
     expect(within(panel).getByText('Step 2: slack · post_message')).toBeTruthy();
     // Collapsed nodes render nothing below them.
     const input = within(panel).getAllByRole('button', { name: /Input/ })[1]!;

@@ -47,7 +47,7 @@ describe('<ExecutionLogs> run log', () => {
 
     await user.click(within(rows()[0]!).getByRole('button', { name: /^Details/ }));
     const panel = panelOf(rows()[0]!);
-    expect(within(panel).getByText('Step 1: Check the amount')).toBeTruthy();
+    expect(await within(panel).findByText('Step 1: Check the amount')).toBeTruthy();
     // The code's sentence, the expression's own message below it, and the error shown once (not per run and step).
     expect(within(panel).getByText('A mapping failed on this data.')).toBeTruthy();
     expect(within(panel).getAllByText(/Amount must be positive/)).toHaveLength(1);
