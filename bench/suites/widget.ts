@@ -1,26 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import type { Measurement } from '../lib/report.ts';
 
 const REACT_PKG = fileURLToPath(new URL('../../packages/react/', import.meta.url));
 const INDEX = join(REACT_PKG, 'src/index.ts');
 const STYLES = join(REACT_PKG, 'src/styles.css');
-const SURFACES = {
-  IntegrationsPage: ['InlayProvider', 'IntegrationsPage'],
-  InstallModal: ['InlayProvider', 'InstallModal'],
-  ExecutionLogs: ['InlayProvider', 'ExecutionLogs'],
-} as const;
-const PEERS = [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\/react-query/];
+const SURFACES = ['IntegrationsPage', 'InstallModal', 'ExecutionLogs', 'Connections'] as const;
 
 /** Why the widget cannot be measured here, or undefined when it can. */
 export function widgetUnavailable(): string | undefined {
   if (!existsSync(INDEX)) return 'packages/react/src/index.ts does not exist yet';
+  if (!existsSync(join(REACT_PKG, 'dist/index.js'))) return 'packages/react is not built (pnpm build)';
   const src = readFileSync(INDEX, 'utf8');
   const missing = ['InlayProvider', 'IntegrationsPage', 'InstallModal', 'ExecutionLogs'].filter(
     (c) => !src.includes(c),
@@ -60,44 +55,6 @@ interface Chromium {
     newPage(): Promise<Page>;
     close(): Promise<void>;
   }>;
-}
-
-/** Minified ES bundle of `code` (peers external) → gzip bytes of its JS. */
-async function bundleSize(vite: Vite, name: string, code: string): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'inlay-bench-size-'));
-  try {
-    const entry = join(dir, `${name}.js`);
-    writeFileSync(entry, code);
-    await vite.build({
-      configFile: false,
-      logLevel: 'silent',
-      resolve: { conditions: ['@inlay/source'] },
-      build: {
-        outDir: join(dir, 'out'),
-        minify: true,
-        target: 'es2022',
-        cssCodeSplit: false,
-        // Not lib mode, as packages/react/scripts/size.mjs: a lib-mode ES build keeps whitespace and comments
-        // for the host's bundler; an application build minifies fully, as a host's production build does.
-        rollupOptions: {
-          input: entry,
-          preserveEntrySignatures: 'strict',
-          external: PEERS,
-          output: { format: 'es', entryFileNames: `${name}.js`, chunkFileNames: '[name]-[hash].js' },
-        },
-      },
-    });
-    const files = readdirSync(join(dir, 'out'), { recursive: true })
-      .map(String)
-      .filter((f) => f.endsWith('.js'));
-    const size = (f: string) => gzipSync(readFileSync(join(dir, 'out', f)), { level: 9 }).length;
-    // Catalogs other than English load on demand, one at a time: the largest counts, as packages/react's size script does.
-    const locales = files.filter((f) => /\b(de|es|fr|ja)\b.*\.js$/.test(f));
-    const core = files.filter((f) => !locales.includes(f)).reduce((n, f) => n + size(f), 0);
-    return core + Math.max(0, ...locales.map(size));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 const iso = (t: number) => new Date(t).toISOString();
@@ -305,26 +262,22 @@ export async function widget(opts: { quick: boolean }): Promise<Measurement[]> {
   const vite = await importFrom<Vite>('vite');
   const out: Measurement[] = [];
   const kb = (n: number) => n / 1024;
-  for (const [name, exports] of Object.entries(SURFACES)) {
-    const bytes = await bundleSize(
-      vite,
-      name,
-      `export { ${exports.join(', ')} } from ${JSON.stringify(INDEX)};\n`,
-    );
-    out.push({ suite, name: `${name} gzip (with InlayProvider)`, value: kb(bytes), unit: 'kB' });
+  // Measured as a host measures it, by packages/react's size test: a host's Vite build from dist/ with and
+  // without Inlay, the first view's JS and CSS (see packages/react/scripts/host-size.mjs).
+  const host = await import(pathToFileURL(join(REACT_PKG, 'scripts/host-size.mjs')).href);
+  for (const name of SURFACES) {
+    const size = await host.hostSize([name]);
+    out.push({ suite, name: `${name} gzip (with InlayProvider)`, value: kb(size.total), unit: 'kB' });
   }
-  const all = await bundleSize(vite, 'all', `export * from ${JSON.stringify(INDEX)};\n`);
-  // The stylesheet as dist/ ships it (minified), measured as the size script measures it.
-  const styles = await import(pathToFileURL(join(REACT_PKG, 'scripts/styles.mjs')).href);
-  const css = gzipSync(await styles.minifiedStyles(), { level: 9 }).length;
+  const all = await host.hostSize();
   out.push(
-    { suite, name: 'styles.css gzip', value: kb(css), unit: 'kB' },
+    { suite, name: 'styles.css gzip', value: kb(all.css), unit: 'kB' },
     {
       suite,
-      name: 'total gzip (every export + styles.css)',
-      value: kb(all + css),
+      name: "first view gzip in a host's build (every surface + styles.css)",
+      value: kb(all.total),
       unit: 'kB',
-      note: 'without react, react-dom, react-query',
+      note: 'added to a React + react-query app; chunks loaded on demand apart',
       target: { on: 'value', op: '<=', value: 25, label: '≤ 25 kB gzip' },
     },
   );

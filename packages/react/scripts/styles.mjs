@@ -1,6 +1,6 @@
 // The stylesheet as a host ships it: `src/styles.css` minified by Vite (lightningcss), for browsers that
 // read `@layer`, container queries and relative colours (no fallbacks are added for older ones).
-// `node scripts/styles.mjs <out-file>` writes it (the build writes dist/styles.css); size.mjs measures it.
+// `node scripts/styles.mjs <out-file>` writes it (the build writes dist/styles.css, which host-size.mjs measures).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
