@@ -3,6 +3,7 @@ import { load } from '../lib/load.ts';
 import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
 import { startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
+import { coreCost } from './core-cost.ts';
 
 interface Seeded {
   url: string;
@@ -92,6 +93,7 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
         target: { on: 'value', op: '<=', value: 1, label: '≤ 1 ms' },
       });
     }
+    const core = await coreCost(opts.quick ? 10_000 : 50_000);
     const seconds = opts.quick ? 2 : 5;
     const tp = await load({ ...proxied, seconds });
     const td = await load({ ...direct, seconds });
@@ -123,6 +125,13 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
         note: 'context for the line above: no framework, no checks, token fixed',
       },
       ...adapters,
+      {
+        suite,
+        name: 'CPU time of the core per proxied call, in-process (fetch answering at once)',
+        value: core / 1000,
+        unit: 'ms',
+        note: 'createInlayHandler: the Request in, the answer read; what each adapter spends in the core',
+      },
       {
         suite,
         name: 'proxy p99 overhead',

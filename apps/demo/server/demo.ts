@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServerClient, isInlayError, type ServerClient } from '@inlay/client';
 import { inlay } from '@inlay/express';
-import { createApp, type InlayApp, loadConfig } from '@inlay/service';
+import { createApp, type InlayApp, installedConsoleDir, loadConfig } from '@inlay/service';
 import express, { type Express } from 'express';
 import { type SandboxState, sandboxEnv, sandboxRouter, sandboxState } from './sandbox.ts';
 import { DEMO_USERS, seed } from './seed.ts';
@@ -121,7 +121,8 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
       },
       { warn: () => {} },
     );
-    const service = await createApp(config);
+    // The console the demo depends on (@inlay/console, built by `pnpm install`), served by the service at /console.
+    const service = await createApp(config, { consoleDir: installedConsoleDir(import.meta.url) });
     cleanups.push(() => service.close());
     inlayPort.ready(service);
 

@@ -84,7 +84,10 @@ export interface CreateAppOptions {
    * transport itself: every request goes through the policy.
    */
   resolve?: Resolve;
-  /** The console's built files (`packages/console/dist` by default). */
+  /**
+   * The console's built files (`packages/console/dist` of a checkout), served at `/console`; by default
+   * `config.consoleDir` (`INLAY_CONSOLE_DIR`). Without either, `/console` answers 503.
+   */
   consoleDir?: string;
   /** Every MCP request through the SDK, none answered directly (tests compare the two answers). */
   mcpSdkOnly?: boolean;
@@ -248,7 +251,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     ...[webhookRoutes(ctx, engine, limiters), appHookRoutes(ctx, defs, limiters, engine)].map(byFirstSegment),
   );
   // The console: its files are public; its sign-in trades an API key for a session cookie.
-  app.use('/console', consoleStatic(opts.consoleDir));
+  app.use('/console', consoleStatic(opts.consoleDir ?? config.consoleDir));
   app.use(byFirstSegment(consoleSessionRoutes(ctx, jsonBody(JSON_LIMIT))));
   // Prometheus scrapes with its own bearer token, outside the API's keys and quotas.
   // Without the token the route passes the request on, to be answered like any unknown route.

@@ -5,6 +5,7 @@ import { createAccount } from './accounts/accounts.ts';
 import { checkAllowedOrigins, loadSettings, saveAllowedOrigins } from './accounts/settings.ts';
 import { createApp, type InlayApp, listen } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { installedConsoleDir } from './console/installed-console.ts';
 import { rotateKeys, rotationProblem } from './credentials/key-rotation.ts';
 import { Vault } from './credentials/vault.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -54,7 +55,8 @@ async function main(argv: string[]): Promise<void> {
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         fail('--port must be an integer between 0 and 65535');
       const logger = createLogger(config.logLevel);
-      const app = await createApp(config, { logger });
+      // The console: INLAY_CONSOLE_DIR, else @inlay/console where the command runs, if it is installed there.
+      const app = await createApp(config, { logger, consoleDir: config.consoleDir ?? installedConsoleDir() });
       const server = await listen(app, port, config.host, config.requestTimeoutMs);
       const address = server.address();
       const bound = typeof address === 'object' && address ? address.port : port;

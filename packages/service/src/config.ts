@@ -25,6 +25,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   dataDir: string;
+  /** `INLAY_CONSOLE_DIR`: the console's built files, served at `/console`; unset, the service has no console. */
+  consoleDir?: string;
   /** PostgreSQL; when unset the store is PGlite in `dataDir` (or in memory for `memory://`). */
   databaseUrl?: string;
   /** Current master key first, then older ones still accepted for decryption. */
@@ -142,6 +144,7 @@ const EnvSchema = z.object({
   INLAY_HOST: z.string().default('127.0.0.1'),
   INLAY_PUBLIC_URL: z.url({ error: 'INLAY_PUBLIC_URL must be an absolute URL' }).optional(),
   INLAY_DATA_DIR: z.string().default('.inlay-data'),
+  INLAY_CONSOLE_DIR: z.string().min(1, 'INLAY_CONSOLE_DIR must name a folder').optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
@@ -271,6 +274,7 @@ export function loadConfig(
     host: e.INLAY_HOST,
     publicUrl,
     dataDir,
+    consoleDir: e.INLAY_CONSOLE_DIR === undefined ? undefined : resolve(e.INLAY_CONSOLE_DIR),
     databaseUrl: e.DATABASE_URL,
     masterKeys: [current, ...previous],
     bootstrapApiKey: e.INLAY_BOOTSTRAP_API_KEY,

@@ -1,7 +1,9 @@
 // One conformance suite for every backend adapter of Inlay's token-and-proxy handler (@inlay/server's core,
 // @inlay/express, @inlay/next, Hono, Fastify): each runs it against a real server of its framework on 127.0.0.1,
 // in front of the real service. The service, a provider API that echoes what it gets (and streams downloads), and
-// an OAuth provider are started once per vitest worker and shared by every adapter's file.
+// an OAuth provider are started once per vitest worker and shared by every adapter's file. The limits (the time
+// limit, a browser going away before the answer, a body over the cap while it still arrives) are checked again in
+// front of a stand-in service each adapter's file starts, where the adapter's own call to the service is visible.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConnectorDefinition } from '@inlay/connectors';
@@ -21,9 +23,14 @@ export interface BackendHost {
 
 /**
  * Starts the framework's server with the adapter mounted at `/api/inlay` for `serviceUrl` and `apiKey`, its
- * `userId` (and `autoCreateUsers.username`) the request's `x-host-user` header, or null without one.
+ * `userId` (and `autoCreateUsers.username`) the request's `x-host-user` header, or null without one, and
+ * `timeoutMs` passed on when given.
  */
-export type StartBackend = (opts: { serviceUrl: string; apiKey: string }) => Promise<BackendHost>;
+export type StartBackend = (opts: {
+  serviceUrl: string;
+  apiKey: string;
+  timeoutMs?: number;
+}) => Promise<BackendHost>;
 
 /** Where the service thinks its public URL is; the suite re-roots its OAuth links at each adapter's mount. */
 const PUBLIC = 'http://127.0.0.1:9/api/inlay';
@@ -106,6 +113,99 @@ async function startEcho() {
         server.close(() => r());
       }),
   };
+}
+
+/** The `timeoutMs` of the host in front of the stand-in service: short, so the 504 comes quickly. */
+const LIMITS_TIMEOUT_MS = 1_500;
+
+interface Hang {
+  /** Requests that reached `/hang`. */
+  started: number;
+  /** Of those, the ones whose caller went away before any answer (the stand-in never answers). */
+  aborted: number;
+}
+
+/**
+ * A stand-in for the service where the suite can watch the adapter's own calls: it mints a JWT for any user,
+ * never answers `/hang` (counting the calls that are dropped), and records every other request. The real service
+ * holds its call to a provider until its own limit, so it cannot show whether the adapter let go.
+ */
+async function startStandIn() {
+  const hang: Hang = { started: 0, aborted: 0 };
+  const received: { method: string; url: string; bytes: number }[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url.startsWith('/hang')) {
+      hang.started++;
+      req.resume();
+      res.once('close', () => {
+        if (!res.writableFinished) hang.aborted++;
+      });
+      return;
+    }
+    let bytes = 0;
+    req.on('data', (c: Buffer) => {
+      bytes += c.byteLength;
+    });
+    req.on('end', () => {
+      received.push({ method: req.method!, url, bytes });
+      const token = /^\/users\/([^/]+)\/token$/.exec(url);
+      if (token) {
+        const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+        const exp = Math.floor(Date.now() / 1000) + 3600;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({
+            token: `${part({ alg: 'EdDSA' })}.${part({ sub: decodeURIComponent(token[1]!), exp })}.sig`,
+            expiresAt: new Date(exp * 1000).toISOString(),
+          }),
+        );
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ bytes }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hang,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/**
+ * A request body that sends `bytes` of a JSON string in 64 KiB pieces as the server reads them, then holds the
+ * stream open (never ending it) until `release()`, so an answer that comes while `open` did not wait for the end.
+ */
+function heldBody(bytes: number) {
+  let sent = 0;
+  let release!: () => void;
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  const state = { open: true };
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sent === 0) {
+        sent = 1;
+        return controller.enqueue(encoder.encode('{"big":"'));
+      }
+      if (sent < bytes) {
+        sent += 64 * 1024;
+        return controller.enqueue(encoder.encode('x'.repeat(64 * 1024)));
+      }
+      await released;
+      state.open = false;
+      controller.close();
+    },
+  });
+  return { stream, state, release };
 }
 
 export interface ConformanceEnv {
@@ -298,6 +398,28 @@ export function backendConformance(name: string, start: StartBackend): void {
       await expect.poll(() => env.echo.endless.closed, { timeout: 10_000 }).toBeGreaterThan(before);
     });
 
+    it('streams a JSON request body sent in pieces without a length, and forwards it whole', async () => {
+      const sent = { items: Array.from({ length: 20_000 }, (_, i) => ({ i, text: `item ${i} zwölf €` })) };
+      const bytes = new TextEncoder().encode(JSON.stringify(sent));
+      expect(bytes.byteLength).toBeGreaterThan(512 * 1024);
+      let at = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= bytes.byteLength) return controller.close();
+          controller.enqueue(bytes.slice(at, at + 16 * 1024));
+          at += 16 * 1024;
+        },
+      });
+      const r = await call('alice', '/connectors/echo/proxy/created', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(r.status).toBe(201);
+      expect(JSON.parse((await echoed(r)).body)).toEqual(sent);
+    });
+
     it('passes an upstream error through as problem+json', async () => {
       const r = await call('alice', '/workflows/not-a-uuid');
       expect(r.status).toBe(400);
@@ -397,6 +519,71 @@ export function backendConformance(name: string, start: StartBackend): void {
       expect(got.headers.cookie).toBeUndefined();
       expect(got.headers['x-api-key']).toBe(ECHO_KEY);
       expect(JSON.stringify(got.headers)).not.toContain(env.apiKey);
+    });
+
+    describe('limits, in front of a stand-in service that can hang', () => {
+      let standIn: Awaited<ReturnType<typeof startStandIn>>;
+      /** The adapter with its default `timeoutMs` (30 s), so only the browser going away ends a call. */
+      let patient: BackendHost;
+      /** The adapter with `timeoutMs` of LIMITS_TIMEOUT_MS. */
+      let hasty: BackendHost;
+      const via = (h: BackendHost, path: string, init: RequestInit = {}) => {
+        const headers = new Headers(init.headers);
+        headers.set('x-inlay-client', '1');
+        headers.set('x-host-user', 'alice');
+        return fetch(`${h.url}/api/inlay${path}`, { ...init, headers });
+      };
+
+      beforeAll(async () => {
+        standIn = await startStandIn();
+        patient = await start({ serviceUrl: standIn.url, apiKey: env.apiKey });
+        hasty = await start({ serviceUrl: standIn.url, apiKey: env.apiKey, timeoutMs: LIMITS_TIMEOUT_MS });
+      });
+      afterAll(async () => {
+        await patient?.close();
+        await hasty?.close();
+        await standIn?.close();
+      });
+
+      it('answers 504 problem+json when the service does not answer in time, and drops the call', async () => {
+        const before = standIn.hang.aborted;
+        const started = Date.now();
+        const r = await via(hasty, '/hang');
+        expect(r.status).toBe(504);
+        expect(r.headers.get('content-type')).toContain('application/problem+json');
+        expect(await r.json()).toMatchObject({ status: 504, code: 'upstream_timeout' });
+        expect(Date.now() - started).toBeGreaterThanOrEqual(LIMITS_TIMEOUT_MS - 50);
+        await expect.poll(() => standIn.hang.aborted, { timeout: 5_000 }).toBe(before + 1);
+      });
+
+      it('drops the call to the service when the browser goes away before the answer', async () => {
+        const { started, aborted } = standIn.hang;
+        const controller = new AbortController();
+        const pending = via(patient, '/hang', { signal: controller.signal }).catch((e: Error) => e);
+        await expect.poll(() => standIn.hang.started, { timeout: 10_000 }).toBe(started + 1);
+        controller.abort();
+        expect(await pending).toBeInstanceOf(Error);
+        await expect.poll(() => standIn.hang.aborted, { timeout: 10_000 }).toBe(aborted + 1);
+      });
+
+      it('refuses a body over 1 MB with 413 while it is still arriving, and forwards none of it', async () => {
+        const held = heldBody(2 * 1024 * 1024);
+        try {
+          const r = await via(patient, '/items', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: held.stream,
+            duplex: 'half',
+          } as RequestInit);
+          expect(held.state.open).toBe(true);
+          expect(r.status).toBe(413);
+          expect(r.headers.get('content-type')).toContain('application/problem+json');
+          expect(await r.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
+          expect(standIn.received.filter((x) => x.method === 'POST')).toEqual([]);
+        } finally {
+          held.release();
+        }
+      });
     });
 
     it('relays the OAuth start link and callback without a session, the flow cookie below the mount', async () => {

@@ -2,6 +2,11 @@
 import { backendConformance } from '@inlay/test-kit/backend-conformance';
 import { startHost } from '../helpers.ts';
 
-backendConformance('Express 5 (@inlay/express)', ({ serviceUrl, apiKey }) =>
-  startHost({ serviceUrl, apiKey, autoCreateUsers: { username: (req) => req.get('x-host-user') ?? '' } }),
+backendConformance('Express 5 (@inlay/express)', ({ serviceUrl, apiKey, timeoutMs }) =>
+  startHost({
+    serviceUrl,
+    apiKey,
+    timeoutMs,
+    autoCreateUsers: { username: (req) => req.get('x-host-user') ?? '' },
+  }),
 );

@@ -6,10 +6,11 @@ import { sendWebResponse, webRequest } from '@inlay/server/node';
 import { backendConformance } from '@inlay/test-kit/backend-conformance';
 import { inlayRoute } from '../../src/index.ts';
 
-backendConformance('Next.js route handlers (inlayRoute)', async ({ serviceUrl, apiKey }) => {
+backendConformance('Next.js route handlers (inlayRoute)', async ({ serviceUrl, apiKey, timeoutMs }) => {
   const route = inlayRoute({
     serviceUrl,
     apiKey,
+    timeoutMs,
     userId: (request) => request.headers.get('x-host-user'),
     autoCreateUsers: { username: (request) => request.headers.get('x-host-user') ?? '' },
   });

@@ -3,7 +3,7 @@ import { backendConformance } from '@inlay/test-kit/backend-conformance';
 import Fastify from 'fastify';
 import { inlayFastify } from '../../src/fastify.ts';
 
-backendConformance('Fastify 5', async ({ serviceUrl, apiKey }) => {
+backendConformance('Fastify 5', async ({ serviceUrl, apiKey, timeoutMs }) => {
   const fastify = Fastify();
   // The host's own routes keep Fastify's parsers; the plugin's are its own (encapsulated).
   fastify.post('/echo', async (request) => request.body);
@@ -11,6 +11,7 @@ backendConformance('Fastify 5', async ({ serviceUrl, apiKey }) => {
     prefix: '/api/inlay',
     serviceUrl,
     apiKey,
+    timeoutMs,
     userId: (request) => (request.headers['x-host-user'] as string | undefined) ?? null,
     autoCreateUsers: { username: (request) => String(request.headers['x-host-user'] ?? '') },
   });

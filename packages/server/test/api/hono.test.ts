@@ -4,7 +4,7 @@ import { backendConformance } from '@inlay/test-kit/backend-conformance';
 import { Hono } from 'hono';
 import { inlayHono } from '../../src/hono.ts';
 
-backendConformance('Hono (@hono/node-server)', async ({ serviceUrl, apiKey }) => {
+backendConformance('Hono (@hono/node-server)', async ({ serviceUrl, apiKey, timeoutMs }) => {
   const app = new Hono();
   app.get('/', (c) => c.text('host'));
   app.all(
@@ -12,6 +12,7 @@ backendConformance('Hono (@hono/node-server)', async ({ serviceUrl, apiKey }) =>
     inlayHono({
       serviceUrl,
       apiKey,
+      timeoutMs,
       userId: (c) => c.req.header('x-host-user') ?? null,
       autoCreateUsers: { username: (c) => c.req.header('x-host-user') ?? '' },
     }),

@@ -5,10 +5,11 @@ import { createInlayHandler } from '../../src/index.ts';
 import { sendWebResponse, webRequest } from '../../src/node.ts';
 import { closer, createServer, listen } from '../helpers.ts';
 
-backendConformance('createInlayHandler (web Request/Response)', async ({ serviceUrl, apiKey }) => {
+backendConformance('createInlayHandler (web Request/Response)', async ({ serviceUrl, apiKey, timeoutMs }) => {
   const handler = createInlayHandler({
     serviceUrl,
     apiKey,
+    timeoutMs,
     userId: (request) => request.headers.get('x-host-user'),
     autoCreateUsers: { username: (request) => request.headers.get('x-host-user') ?? '' },
   });

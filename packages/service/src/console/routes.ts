@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CreateConsoleSessionBody } from '@inlay/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import express, { type Request, type Response, Router } from 'express';
@@ -20,9 +19,6 @@ import {
   SESSION_COOKIE,
   SESSION_TTL_MS,
 } from './sessions.ts';
-
-/** Where `pnpm install` builds the console (`packages/console/dist`), from this file in `src/` or `dist/`. */
-export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
 
 function setCookie(res: Response, ctx: AppContext, value: string, maxAgeMs: number) {
   const secure = ctx.config.publicUrl.startsWith('https:') ? '; Secure' : '';
@@ -93,8 +89,20 @@ export function consoleSessionRoutes(ctx: AppContext, json: express.RequestHandl
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-/** `GET /console/*`: the console's built files, and its page for every client-side route. */
-export function consoleStatic(dir = DEFAULT_CONSOLE_DIR): express.RequestHandler {
+const NOT_SET_UP =
+  "This service has no console. Set INLAY_CONSOLE_DIR (or createApp's consoleDir) to a built console, " +
+  'such as packages/console/dist of a checkout after `pnpm install`, and restart.\n';
+
+/**
+ * `GET /console/*`: the console's built files from `dir`, and its page for every client-side route. Without a
+ * `dir`, or with one holding no built console, every page answers 503 saying how to set it up.
+ */
+export function consoleStatic(dir: string | undefined): express.RequestHandler {
+  const notSetUp: express.RequestHandler = (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path === '/session') return next();
+    res.status(503).type('text/plain').send(NOT_SET_UP);
+  };
+  if (dir === undefined) return notSetUp;
   const index = join(dir, 'index.html');
   const files = express.static(dir, {
     index: false,
@@ -111,13 +119,7 @@ export function consoleStatic(dir = DEFAULT_CONSOLE_DIR): express.RequestHandler
     res.setHeader('referrer-policy', 'no-referrer');
     files(req, res, () => {
       if (req.path.startsWith('/assets/')) return next();
-      if (!existsSync(index)) {
-        res
-          .status(503)
-          .type('text/plain')
-          .send('The console is not built: run `pnpm install` (or `pnpm --filter @inlay/console build`).\n');
-        return;
-      }
+      if (!existsSync(index)) return notSetUp(req, res, next);
       res.setHeader('cache-control', 'no-cache');
       res.sendFile(index);
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, spawnCli, waitForOutput } from '@inlay/test-kit/cli';
@@ -52,11 +52,14 @@ describe('inlay CLI', () => {
     expect(r.stderr).toContain('INLAY_MASTER_KEY must be 32 bytes');
   });
 
-  it('serve --port starts the API and INLAY_BOOTSTRAP_API_KEY creates an account that can use it', async () => {
+  it('serve --port starts the API, INLAY_BOOTSTRAP_API_KEY creates an account, INLAY_CONSOLE_DIR is served', async () => {
     const key = `inlay_test_${'b'.repeat(8)}${Date.now()}`;
     const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const consoleDir = dataDir();
+    writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>the console</title>');
     const child = spawnCli(['serve', '--port', String(port)], {
       ...storeEnv(dataDir()),
+      INLAY_CONSOLE_DIR: consoleDir,
       INLAY_BOOTSTRAP_API_KEY: key,
       INLAY_BOOTSTRAP_ACCOUNT_NAME: 'Acme CRM',
       LOG_LEVEL: 'info',
@@ -82,6 +85,9 @@ describe('inlay CLI', () => {
       });
       const { data } = (await keys.json()) as { data: { name: string | null }[] };
       expect(data.map((k) => k.name)).toEqual(['INLAY_BOOTSTRAP_API_KEY']);
+      // The console is the one INLAY_CONSOLE_DIR names.
+      const page = await fetch(`http://127.0.0.1:${port}/console/users`);
+      expect(await page.text()).toBe('<!doctype html><title>the console</title>');
     } finally {
       child.kill('SIGTERM');
     }

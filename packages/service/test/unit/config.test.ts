@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -19,6 +20,17 @@ describe('loadConfig', () => {
       logLevel: 'info',
     });
     expect(c.masterKeys).toHaveLength(1);
+  });
+
+  it('reads INLAY_CONSOLE_DIR as an absolute folder, and has no console without it', () => {
+    const base = { INLAY_MASTER_KEY: key, INLAY_DATA_DIR: 'memory://' };
+    expect(loadConfig(base).consoleDir).toBeUndefined();
+    expect(loadConfig({ ...base, INLAY_CONSOLE_DIR: 'console/dist' }).consoleDir).toBe(
+      resolve('console/dist'),
+    );
+    expect(() => loadConfig({ ...base, INLAY_CONSOLE_DIR: '' })).toThrow(
+      /INLAY_CONSOLE_DIR must name a folder/,
+    );
   });
 
   it('names the variable that is wrong', () => {
