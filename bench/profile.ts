@@ -9,7 +9,7 @@ import { mcpTarget } from './suites/read-path-mcp.ts';
 
 /**
  * Profiles the service under load: `pnpm bench:profile --endpoint workflows|logs|token|mcp-list|mcp-call
- * [--store pglite]`.
+ * [--store pglite] [--otel on|always_off]`.
  * Prints the functions with the most self time and the path of the .cpuprofile (open it in Chrome DevTools).
  */
 const { values } = parseArgs({
@@ -23,11 +23,18 @@ const { values } = parseArgs({
     // `off`: keep no log pages or entries, so `--endpoint logs` profiles the page composed on every request;
     // `entries`: keep entries only, so it profiles the page assembled from them.
     'log-pages': { type: 'string', default: 'on' },
+    // `on`: traces exported to a local OTLP receiver; `always_off`: the same with OTEL_TRACES_SAMPLER=always_off.
+    otel: { type: 'string', default: 'off' },
   },
 });
 const dir = mkdtempSync(join(tmpdir(), 'inlay-prof-'));
 const databaseUrl = values.store === 'postgres' ? await freshBenchDatabase('_profile') : undefined;
-const env = databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' };
+const sink = values.otel === 'off' ? undefined : await startChild<{ url: string }>('servers/otlp-sink.ts');
+const env = {
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { INLAY_DATA_DIR: 'memory://' }),
+  ...(sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.info.url } : {}),
+  ...(values.otel === 'always_off' ? { OTEL_TRACES_SAMPLER: 'always_off' } : {}),
+};
 const svc = await startChild<{ url: string; apiKey: string; userId: string; workflowId: string }>(
   'servers/service.ts',
   ['--limiter', values.limiter!, '--log-pages', values['log-pages']!],
@@ -65,6 +72,7 @@ process.stdout.write(
   `${values.endpoint} on ${values.store}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms\n`,
 );
 await svc.stop();
+await sink?.stop();
 if (databaseUrl) await dropBenchDatabase(databaseUrl);
 
 interface Node {

@@ -1,4 +1,4 @@
-import { compare, type LoadOptions } from '../lib/load.ts';
+import { compare, cpuPerRequest, type LoadOptions } from '../lib/load.ts';
 import { type Child, startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
 
@@ -35,16 +35,18 @@ export async function observability(opts: { quick: boolean }): Promise<Measureme
   const sink = await startChild<{ url: string }>('servers/otlp-sink.ts');
   const base = { INLAY_DATA_DIR: 'memory://', INLAY_METRICS_TOKEN: METRICS_TOKEN };
   const off = await startChild<Seeded>('servers/service.ts', [], base);
-  const on = await startChild<Seeded>('servers/service.ts', [], {
-    ...base,
-    OTEL_EXPORTER_OTLP_ENDPOINT: sink.info.url,
-    OTEL_SERVICE_NAME: 'inlay-bench',
+  const otel = { ...base, OTEL_EXPORTER_OTLP_ENDPOINT: sink.info.url, OTEL_SERVICE_NAME: 'inlay-bench' };
+  const on = await startChild<Seeded>('servers/service.ts', [], otel);
+  const sampledOff = await startChild<Seeded>('servers/service.ts', [], {
+    ...otel,
+    OTEL_TRACES_SAMPLER: 'always_off',
   });
   let scraper: NodeJS.Timeout | undefined;
   try {
     const plain = await workflowsLoad(off, seconds);
     const traced = await workflowsLoad(on, seconds);
     const t = await compare(traced, plain, rounds);
+    const n = await compare(await workflowsLoad(sampledOff, seconds), plain, rounds);
     // The same service, with and without a scrape every second (what a 1 s scrape_interval costs).
     let scrapes = 0;
     let scrapeMs = 0;
@@ -89,6 +91,17 @@ export async function observability(opts: { quick: boolean }): Promise<Measureme
         target: { on: 'ratio', op: '>=', value: 0.9, label: '≥ 90 % of tracing off' },
         note: `${rounds} alternating rounds of ${seconds} s; baseline: no OTEL_* variable (the SDK is not loaded)`,
       },
+      ...cpuPerRequest(suite, 'GET /workflows CPU per request, tracing on', t.subject, t.baseline),
+      {
+        suite,
+        name: 'GET /workflows req/s, OTEL_TRACES_SAMPLER=always_off',
+        value: n.subject.rps,
+        unit: 'req/s',
+        baseline: n.baseline.rps,
+        ratio: n.ratio,
+        target: { on: 'ratio', op: '>=', value: 0.95, label: '≈ tracing off (≥ 95 %)' },
+        note: 'an endpoint set but a sampler that records nothing: the SDK is not loaded',
+      },
       {
         suite,
         name: 'GET /workflows req/s, /metrics scraped every second',
@@ -102,6 +115,6 @@ export async function observability(opts: { quick: boolean }): Promise<Measureme
     ];
   } finally {
     clearInterval(scraper);
-    await Promise.all([on.stop(), off.stop(), sink.stop()]);
+    await Promise.all([on.stop(), sampledOff.stop(), off.stop(), sink.stop()]);
   }
 }

@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import { CursorQuery, IsoDateTime, intQuery, keysetPage, LIMITS, Uuid } from './common.ts';
 
-/** What made a provider call: a run's step, the proxy, an app trigger's poll, an option list, a connection test. */
-export const PROVIDER_CALL_KINDS = ['step', 'proxy', 'poll', 'options', 'test'] as const;
+/**
+ * What made a provider call: a run's step, the proxy, an app trigger's poll, an option list, a connection test, an
+ * OAuth token request (code exchange or refresh), an app trigger's webhook subscription (subscribe or unsubscribe).
+ */
+export const PROVIDER_CALL_KINDS = [
+  'step',
+  'proxy',
+  'poll',
+  'options',
+  'test',
+  'oauth',
+  'subscription',
+] as const;
 export type ProviderCallKind = (typeof PROVIDER_CALL_KINDS)[number];
 
 /** Most calls one page of `GET /provider-calls` returns. */

@@ -1,4 +1,5 @@
 import { nodeTransport } from '../node-transport.ts';
+import type { ProviderCallInfo } from '../runtime.ts';
 import type { EgressPolicy } from './egress-policy.ts';
 
 export interface EgressFetchOptions {
@@ -6,6 +7,8 @@ export interface EgressFetchOptions {
   trustedOrigin?: string;
   /** Largest body read; 10 MB by default. */
   maxBytes?: number;
+  /** Told of each request once it is answered or failed, as `CallOptions.onCall` is: never headers or bodies. */
+  onCall?: (call: ProviderCallInfo) => void;
 }
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
@@ -31,19 +34,34 @@ export function egressFetch(egress: EgressPolicy, opts: EgressFetchOptions = {})
     } else if (typeof raw === 'string') body = raw;
     else if (raw !== undefined && raw !== null)
       throw new TypeError('egressFetch sends string or form bodies only');
-    const res = await nodeTransport(
-      {
-        url,
-        method: (init.method ?? request?.method ?? 'GET').toUpperCase(),
-        headers,
-        body,
-        signal: init.signal ?? request?.signal ?? new AbortController().signal,
-        egress,
-        trustedOrigin: opts.trustedOrigin,
-        followRedirects: (init.redirect ?? request?.redirect) !== 'manual',
-      },
-      opts.maxBytes ?? 10 * 1024 * 1024,
-    );
+    const method = (init.method ?? request?.method ?? 'GET').toUpperCase();
+    const started = opts.onCall ? performance.now() : 0;
+    let res: Awaited<ReturnType<typeof nodeTransport>>;
+    try {
+      res = await nodeTransport(
+        {
+          url,
+          method,
+          headers,
+          body,
+          signal: init.signal ?? request?.signal ?? new AbortController().signal,
+          egress,
+          trustedOrigin: opts.trustedOrigin,
+          followRedirects: (init.redirect ?? request?.redirect) !== 'manual',
+        },
+        opts.maxBytes ?? 10 * 1024 * 1024,
+      );
+    } catch (err) {
+      opts.onCall?.({ method, url, ms: performance.now() - started, bytes: 0 });
+      throw err;
+    }
+    opts.onCall?.({
+      method,
+      url,
+      status: res.status,
+      ms: performance.now() - started,
+      bytes: Buffer.byteLength(res.text),
+    });
     const out = new Headers();
     for (const [k, v] of Object.entries(res.headers))
       if (k !== 'content-encoding' && k !== 'content-length') out.set(k, v);

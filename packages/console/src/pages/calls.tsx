@@ -15,6 +15,8 @@ const KINDS: Record<ProviderCallKind, string> = {
   poll: 'Trigger poll',
   options: 'Option list',
   test: 'Connection test',
+  oauth: 'OAuth token',
+  subscription: 'Trigger subscription',
 };
 
 function filtersOf(search: string): Filters {

@@ -506,7 +506,14 @@ export class CredentialService {
       return undefined;
     }
     try {
-      const tokens = await opts.oauth.refresh({ def, fields: secrets.fields, app }, refreshToken);
+      const onCall = opts.calls?.listener({
+        accountId: row.accountId,
+        userId: row.userId,
+        credentialId: row.id,
+        connector: row.connector,
+        kind: 'oauth',
+      });
+      const tokens = await opts.oauth.refresh({ def, fields: secrets.fields, app, onCall }, refreshToken);
       this.#transient.delete(row.id);
       const next: CredentialSecrets = { fields: secrets.fields, oauth: tokens };
       const written = await this.#setStatus(q, row, 'connected', null, eq(credentials.sealed, row.sealed), {

@@ -4,6 +4,7 @@ import {
   type CredentialSecrets,
   EgressDenied,
   egressFetch,
+  type ProviderCallInfo,
 } from '@inlay/connectors';
 import * as oauth from 'oauth4webapi';
 import type { OAuthClientApp } from './oauth-apps.ts';
@@ -29,6 +30,8 @@ export interface ProviderTarget {
   def: ConnectorDefinition;
   fields: Record<string, string>;
   app: OAuthClientApp;
+  /** Told of each token request (method, URL, status, time, size; never headers or bodies), for the call log. */
+  onCall?: (call: ProviderCallInfo) => void;
 }
 
 export interface OAuthClientOptions {
@@ -141,6 +144,7 @@ export class OAuthClient {
     const transport = egressFetch(this.runtime.egress, {
       trustedOrigin: this.runtime.operatorOrigin(t.def, 'TOKEN_URL'),
       maxBytes: 2 * 1024 * 1024,
+      onCall: t.onCall,
     });
     const options = {
       [oauth.customFetch]: normalizeTokenResponses(transport, this.opts.timeoutMs ?? 15_000),

@@ -224,8 +224,15 @@ export async function completeOAuth(
   const app = def && (await loadOAuthApp(ctx.db, ctx.vault, cred.accountId, cred.connector));
   if (!def || !app) return failed(`No OAuth app is registered for ${cred.connector} any more`);
   try {
+    const onCall = ctx.providerCalls.listener({
+      accountId: cred.accountId,
+      userId: cred.userId,
+      credentialId: cred.id,
+      connector: cred.connector,
+      kind: 'oauth',
+    });
     const tokens = await ctx.credentials.oauth!.exchangeCode(
-      { def, fields: secrets.fields, app },
+      { def, fields: secrets.fields, app, onCall },
       {
         params,
         state,

@@ -5,6 +5,8 @@ function idLike(segment: string): boolean {
   if (/^\d+$/.test(segment) || UUID.test(segment) || /^[0-9a-f]{12,}$/i.test(segment)) return true;
   // An email or any percent-encoded value, a long run of letters and digits (Stripe's cus_…, Slack's C0123…).
   if (/@|%/.test(segment)) return true;
+  // A short prefixed id, however short its serial: Stripe's we_1, ch_3M (not a version such as api_v2).
+  if (/^[a-z]{1,8}_[a-z0-9]*\d[a-z0-9]*$/i.test(segment) && !/_v\d+$/i.test(segment)) return true;
   return (
     segment.length >= 8 && /\d/.test(segment) && /[a-z]/i.test(segment) && !/^v\d+(\.\d+)*$/i.test(segment)
   );

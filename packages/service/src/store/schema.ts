@@ -557,7 +557,9 @@ export const providerCalls = pgTable(
     // No foreign key: a removed connection's calls stay in the log until the retention takes them.
     credentialId: uuid('credential_id'),
     connector: text('connector').notNull(),
-    kind: text('kind', { enum: ['step', 'proxy', 'poll', 'options', 'test'] }).notNull(),
+    kind: text('kind', {
+      enum: ['step', 'proxy', 'poll', 'options', 'test', 'oauth', 'subscription'],
+    }).notNull(),
     method: text('method').notNull(),
     route: text('route').notNull(),
     status: integer('status'),

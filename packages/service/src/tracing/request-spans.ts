@@ -7,20 +7,24 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, tr
  * backend through @inlay/express, a gateway). Named by the route template once routed; no path, query or header.
  */
 export function requestSpans(): RequestHandler {
+  const t = tracer();
   return (req, res, next) => {
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = tracer().startSpan(
+    // Most requests carry no trace context: the root context then, without running the propagators.
+    const parent = req.headers.traceparent ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
+    const span = t.startSpan(
       req.method,
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } },
       parent,
     );
-    res.on('close', () => {
-      const route = routeTemplate(req);
-      span.updateName(`${req.method} ${route}`);
-      span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    });
+    if (span.isRecording())
+      res.once('close', () => {
+        const route = routeTemplate(req);
+        span.updateName(`${req.method} ${route}`);
+        span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      });
+    // A request the sampler left out still carries its (unsampled) context, so its children are left out too.
     context.with(trace.setSpan(parent, span), next);
   };
 }

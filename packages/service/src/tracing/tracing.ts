@@ -15,9 +15,16 @@ import type { Logger } from 'pino';
 /** The variables that ask for traces: an OTLP endpoint, or an exporter named (other than `none`). */
 const WANTED = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_TRACES_EXPORTER'];
 
-/** Whether the standard OpenTelemetry variables turn tracing on. */
+/**
+ * Whether the standard OpenTelemetry variables turn tracing on. A sampler that records nothing (`always_off`, or
+ * `traceidratio` at 0) counts as off: no span could ever be exported, so the SDK and its context manager are not
+ * loaded and the service runs the code it runs without any variable.
+ */
 export function tracingWanted(env: Record<string, string | undefined>): boolean {
   if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
+  const sampler = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase();
+  if (sampler === 'always_off') return false;
+  if (sampler === 'traceidratio' && Number(env.OTEL_TRACES_SAMPLER_ARG) === 0) return false;
   return WANTED.some((name) => Boolean(env[name]));
 }
 

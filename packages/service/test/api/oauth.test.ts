@@ -600,6 +600,42 @@ describe('refresh', () => {
   });
 });
 
+describe('the provider-call log', () => {
+  const oauthCalls = async (credentialId: string) => {
+    const r = await svc.call('GET', `/provider-calls?kind=oauth&credentialId=${credentialId}`, {
+      auth: apiKey,
+    });
+    expect(r.status, r.text).toBe(200);
+    return r.body.data as Record<string, unknown>[];
+  };
+
+  it('records the code exchange and each refresh as oauth calls, a refused refresh with its status', async () => {
+    const id = await connected();
+    const who = { connector: 'acme', credentialId: id, userId: alice, method: 'POST', route: '/oauth/token' };
+    expect(await oauthCalls(id)).toEqual([expect.objectContaining({ ...who, status: 200 })]);
+    const first = svc.ctx.credentials.open(await rowOf(id));
+    provider.revokeAccess(first.oauth!.accessToken);
+    expect((await options(id)).status).toBe(200);
+    const refreshed = await oauthCalls(id);
+    expect(refreshed).toEqual([
+      expect.objectContaining({ ...who, status: 200 }),
+      expect.objectContaining({ ...who, status: 200 }),
+    ]);
+    for (const c of refreshed) expect(c.bytes).toBeGreaterThan(10);
+    const next = svc.ctx.credentials.open(await rowOf(id));
+    provider.revokeAccess(next.oauth!.accessToken);
+    provider.revokeRefresh(next.oauth!.refreshToken!);
+    await options(id);
+    const refused = await oauthCalls(id);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]).toMatchObject({ ...who, status: 400 });
+    // Only the route, the status and sizes: no token, code or client secret in what is kept.
+    const kept = JSON.stringify(refused);
+    for (const secret of [first.oauth!.accessToken, next.oauth!.refreshToken!, provider.clientSecret])
+      expect(kept).not.toContain(secret);
+  });
+});
+
 describe('a refused refresh', () => {
   it('is tried once per call: a test whose refresh ahead was refused does not refresh again after the 401', async () => {
     provider.expiresIn = 60;

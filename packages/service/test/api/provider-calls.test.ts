@@ -166,6 +166,47 @@ describe('GET /provider-calls', () => {
     });
   });
 
+  it("records an app trigger's webhook subscription and its removal", async () => {
+    const set = await setUpAppTrigger(svc, {
+      accountId,
+      apiKey,
+      username: 'dora',
+      connector: 'stripe',
+      credential: { name: 'Stripe', type: 'apiKey', secrets: { fields: { apiKey: 'rk_test_good' } } },
+      trigger: { trigger: 'new_customer_webhook', input: {} },
+      workflowName: 'subscribed',
+    });
+    const subscribed = await eventually('the subscription to be logged', async () => {
+      const found = await calls(`?kind=subscription&userId=${set.userId}`);
+      return found.length ? found : undefined;
+    });
+    const who = {
+      connector: 'stripe',
+      credentialId: set.credentialId,
+      userId: set.userId,
+      executionId: null,
+    };
+    expect(subscribed).toEqual([
+      expect.objectContaining({ ...who, method: 'POST', route: '/webhook_endpoints', status: 200 }),
+    ]);
+    expect(subscribed[0]!.bytes).toBeGreaterThan(10);
+    const del = await svc.call('DELETE', `/installations/${set.installationId}?userId=${set.userId}`, {
+      auth: apiKey,
+    });
+    expect(del.status, del.text).toBe(200);
+    const both = await eventually('the removal to be logged', async () => {
+      const found = await calls(`?kind=subscription&userId=${set.userId}`);
+      return found.length === 2 ? found : undefined;
+    });
+    expect(both[0]).toMatchObject({ ...who, method: 'DELETE', route: '/webhook_endpoints/:id', status: 200 });
+    // The endpoint's id and the hook URL's secret stay out of the log.
+    const stored = JSON.stringify(
+      await svc.db.select().from(providerCalls).where(eq(providerCalls.userId, set.userId)),
+    );
+    expect(stored).not.toMatch(/we_\d+/);
+    expect(stored).not.toContain('/hooks/app/');
+  });
+
   it('filters by connection, connector, kind, failure and time', async () => {
     expect((await calls(`?credentialId=${credentialId}`)).map((c) => c.kind).sort()).toEqual([
       'options',
@@ -243,6 +284,8 @@ describe('routeTemplate', () => {
     expect(routeTemplate('/items/3f2b1c4e-9a8b-4c7d-8e6f-5a4b3c2d1e0f')).toBe('/items/:id');
     expect(routeTemplate('/users/ada%40example.com')).toBe('/users/:id');
     expect(routeTemplate('/api/v2/channels/C0123ABCD')).toBe('/api/v2/channels/:id');
+    expect(routeTemplate('/webhook_endpoints/we_1')).toBe('/webhook_endpoints/:id');
+    expect(routeTemplate('/api_v2/list_items')).toBe('/api_v2/list_items');
     expect(routeTemplate('')).toBe('/');
   });
 });

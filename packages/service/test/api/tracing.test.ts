@@ -1,64 +1,23 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { install, publish, startUpstream, type Upstream, waitForRuns } from '@inlay/test-kit/engine';
 import { eventually } from '@inlay/test-kit/eventually';
 import { createUser } from '@inlay/test-kit/fixtures';
+import { spanAttr as attr, type OtlpReceiver, startOtlpReceiver } from '@inlay/test-kit/otlp-receiver';
 import { type Service, startService } from '@inlay/test-kit/service';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { credentials } from '../../src/store/schema.ts';
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes?: { key: string; value: Record<string, unknown> }[];
-  links?: { traceId: string; spanId: string }[];
-}
-
-/** An OTLP/HTTP receiver on 127.0.0.1 that keeps every span it is sent (the JSON encoding). */
-async function startReceiver() {
-  const spans: OtlpSpan[] = [];
-  const bodies: string[] = [];
-  const server: Server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const c of req) raw += c;
-    if (req.url === '/v1/traces') {
-      bodies.push(raw);
-      const doc = JSON.parse(raw) as {
-        resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
-      };
-      for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    spans,
-    bodies,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-const attr = (s: OtlpSpan, key: string) => {
-  const v = s.attributes?.find((a) => a.key === key)?.value;
-  return v && Object.values(v)[0];
-};
-
 const SECRET = `hv-${randomBytes(12).toString('hex')}`;
 const MARKER = `order-${randomBytes(6).toString('hex')}`;
 
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: OtlpReceiver;
 let echo: Upstream;
 let svc: Service;
 const logs: string[] = [];
 
 beforeAll(async () => {
-  receiver = await startReceiver();
+  receiver = await startOtlpReceiver();
   echo = await startUpstream(() => ({ body: { ok: true } }));
   svc = await startService({
     logs,

@@ -28,10 +28,24 @@ export const triggerCredential = async (ctx: AppContext, r: TriggerRow, connecto
     r.credentialIds,
   ).for(connector);
 
-const callOptions = (cred: Awaited<ReturnType<typeof triggerCredential>>) =>
-  cred
+/** The credential's calls, each recorded in the provider-call log as a `subscription` call of the row's user. */
+const callOptions = (
+  ctx: AppContext,
+  r: TriggerRow,
+  connector: string,
+  cred: Awaited<ReturnType<typeof triggerCredential>>,
+) => ({
+  ...(cred
     ? { credential: cred.secrets, onUnauthorized: cred.onUnauthorized, onAuthRefused: cred.onAuthRefused }
-    : {};
+    : {}),
+  onCall: ctx.providerCalls.listener({
+    accountId: r.accountId,
+    userId: r.userId,
+    credentialId: Object.hasOwn(r.credentialIds, connector) ? r.credentialIds[connector] : null,
+    connector,
+    kind: 'subscription',
+  }),
+});
 
 /**
  * Subscribes a webhook trigger toward this row's own trigger URL (a fresh secret in its path) and returns
@@ -51,7 +65,7 @@ export async function subscribe(
     trigger.trigger,
     trigger.input,
     { url, secret: randomBytes(32).toString('hex') },
-    callOptions(cred),
+    callOptions(ctx, r, trigger.connector, cred),
   );
   const aad = triggerAad(r);
   return {
@@ -79,7 +93,7 @@ export async function unsubscribeRows(
       const cred = await triggerCredential(ctx, r, trigger.connector);
       const connectors = await ctx.registry.forAccount(r.accountId);
       await unsubscribeTrigger(connectors, trigger.connector, trigger.trigger, trigger.input, sub.id, {
-        ...callOptions(cred),
+        ...callOptions(ctx, r, trigger.connector, cred),
         timeoutMs: 10_000,
       });
     } catch (err) {
