@@ -30,6 +30,8 @@ export interface CompiledVersion {
   workflowId: string;
   version: number;
   definition: WorkflowDefinition;
+  /** The definition as it was sent (its keys in the order typed), for reading back; `definition` is what runs. */
+  asTyped: unknown;
   connectors: WorkflowConnector[];
 }
 
@@ -156,6 +158,7 @@ export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publi
     workflowId: string,
     version: number,
     raw: unknown,
+    text: string | null,
     runtime: ConnectorRuntime,
   ): CompiledVersion => {
     const definition = WorkflowDefinitionSchema.parse(raw);
@@ -163,6 +166,7 @@ export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publi
       workflowId,
       version,
       definition,
+      asTyped: text === null ? raw : JSON.parse(text),
       // The account's own connectors are named and drawn as they were when the version was first read.
       connectors: workflowConnectors(definition, runtime, publicUrl),
     };
@@ -188,6 +192,7 @@ export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publi
           workflowId: workflowVersions.workflowId,
           version: workflowVersions.version,
           definition: workflowVersions.definition,
+          definitionText: workflowVersions.definitionText,
           accountId: workflows.accountId,
         })
         .from(workflowVersions)
@@ -208,7 +213,7 @@ export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publi
         }
         out.set(
           key(row.workflowId, row.version),
-          compile(row.workflowId, row.version, row.definition, runtime),
+          compile(row.workflowId, row.version, row.definition, row.definitionText, runtime),
         );
       }
     }

@@ -185,6 +185,40 @@ describe('authoring', () => {
     );
   });
 
+  it('serves a definition back with its keys in the order they were sent, on create and on publish', async () => {
+    // Keys in an order neither the schema nor jsonb (shorter keys first) would keep.
+    const id = randomUUID();
+    const typed = (expression: string) => ({
+      config: [],
+      trigger: { type: 'manual' },
+      steps: [{ input: { expression }, action: 'map', connector: 'transform', id }],
+    });
+    const created = await svc.call('POST', '/workflows', {
+      auth: s.apiKey,
+      body: { integrationId: s.integrationId, name: 'Typed', definition: typed('{"b": 2, "a": 1}') },
+    });
+    expect(created.status).toBe(201);
+    const read = async (version?: number) =>
+      (
+        await svc.call(
+          'GET',
+          `/workflows/${created.body.workflowId}/definition${version ? `?version=${version}` : ''}`,
+          { auth: s.apiKey },
+        )
+      ).body.definition;
+    const first = typed('{"b": 2, "a": 1}');
+    expect(JSON.stringify(await read())).toBe(JSON.stringify(first));
+    const second = typed('$');
+    const put = await svc.call('PUT', `/workflows/${created.body.workflowId}`, {
+      auth: s.apiKey,
+      body: { definition: second },
+    });
+    expect(put.body.version).toBe(2);
+    expect(JSON.stringify(await read())).toBe(JSON.stringify(second));
+    expect(JSON.stringify(await read(1))).toBe(JSON.stringify(first));
+    await svc.call('DELETE', `/workflows/${created.body.workflowId}`, { auth: s.apiKey });
+  });
+
   it('rejects definitions that name unknown connectors, actions or sources with 422', async () => {
     const def = slackDefinition();
     const bad = (mut: (d: any) => void) => {
