@@ -252,6 +252,51 @@ describe('authoring', () => {
     );
   });
 
+  it('refuses every problem of a definition at once, one error per field in words', async () => {
+    const def = slackDefinition() as any;
+    def.steps[1].connector = 'nope';
+    def.steps[3].action = 'nope';
+    def.steps[0].input.expression = '{"a": ';
+    def.steps[4].input.channel = '{{ config.channel';
+    def.steps.push({ ...def.steps[0], id: randomUUID(), input: { expression: '(' } });
+    const r = await svc.call('PUT', `/workflows/${s.workflowId}`, { auth: s.apiKey, body: { definition: def } });
+    expectProblem(r, 422, 'unprocessable');
+    const fields = r.body.errors.map((e: { field: string }) => e.field);
+    expect(fields).toEqual([
+      'body.definition.steps[4].input.channel',
+      'body.definition.steps[0].input.expression',
+      'body.definition.steps[1].connector',
+      'body.definition.steps[3].action',
+      'body.definition.steps[5].input.expression',
+    ]);
+    for (const e of r.body.errors) expect(e.message).not.toMatch(/^Invalid|\n/);
+    expect(r.body.detail.split('; ')).toHaveLength(5);
+  });
+
+  it('words a malformed definition’s errors for a reader, one per field', async () => {
+    const def = slackDefinition() as any;
+    const r = await svc.call('PUT', `/workflows/${s.workflowId}`, {
+      auth: s.apiKey,
+      body: {
+        definition: { ...def, trigger: { type: 'manul' }, summary: '', steps: [{ ...def.steps[0], id: 'x', input: 5 }] },
+        name: 7,
+      },
+    });
+    expectProblem(r, 400, 'invalid_request');
+    expect(r.body.errors).toEqual([
+      {
+        field: 'body.definition.trigger.type',
+        rule: 'type',
+        message: 'must be one of "manual", "event", "webhook", "schedule", "app"',
+      },
+      { field: 'body.definition.summary', rule: 'min', message: 'needs at least 1 character' },
+      { field: 'body.definition.steps[0].id', rule: 'format', message: 'must be a UUID' },
+      { field: 'body.definition.steps[0].input', rule: 'type', message: 'must be an object' },
+      { field: 'body.name', rule: 'type', message: 'must be a string' },
+    ]);
+    expect(JSON.stringify(r.body.errors)).not.toMatch(/Invalid|Too small|expected string/);
+  });
+
   it('refuses invalid JSONata with 422 naming the field, on publish and on update, writing nothing', async () => {
     const def = slackDefinition() as any;
     const versions = async () =>
