@@ -20,7 +20,9 @@ export async function createAccount(
   const apiKey = opts.apiKey ?? generateApiKey(opts.mode);
   await db.transaction(async (tx) => {
     await tx.insert(accounts).values({ id: accountId, name });
-    await tx.insert(apiKeys).values({ ...apiKeyRow(apiKey, accountId), name: opts.keyName ?? defaultKeyName() });
+    await tx
+      .insert(apiKeys)
+      .values({ ...apiKeyRow(apiKey, accountId), name: opts.keyName ?? defaultKeyName() });
   });
   return { accountId, apiKey };
 }

@@ -41,9 +41,16 @@ const ARTICLE: Record<string, string> = {
   date: 'a date',
   null: 'null',
 };
-const FORMATS: Record<string, string> = { uuid: 'a UUID', url: 'a URL', email: 'an email address', datetime: 'an ISO 8601 date and time' };
+const FORMATS: Record<string, string> = {
+  uuid: 'a UUID',
+  url: 'a URL',
+  email: 'an email address',
+  datetime: 'an ISO 8601 date and time',
+};
 const list = (values: readonly unknown[]) =>
-  values.length === 1 ? JSON.stringify(values[0]) : `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
+  values.length === 1
+    ? JSON.stringify(values[0])
+    : `one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
 const UNITS: Record<string, [string, string]> = {
   string: ['character', 'characters'],
   array: ['item', 'items'],
@@ -68,7 +75,9 @@ function readable(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `must be ${list(issue.values)}`;
     case 'invalid_format':
-      return FORMATS[issue.format] ? `must be ${FORMATS[issue.format]}` : `must be in the ${issue.format} format`;
+      return FORMATS[issue.format]
+        ? `must be ${FORMATS[issue.format]}`
+        : `must be in the ${issue.format} format`;
     case 'too_small':
     case 'too_big': {
       const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
@@ -77,8 +86,12 @@ function readable(issue: z.core.$ZodIssue): string {
       const what = unit ? ` ${n === 1 ? unit[0] : unit[1]}` : '';
       const inclusive = issue.inclusive !== false;
       if (issue.code === 'too_small')
-        return unit ? `needs at least ${bound}${what}` : `must be ${inclusive ? 'at least' : 'more than'} ${bound}`;
-      return unit ? `may have at most ${bound}${what}` : `must be ${inclusive ? 'at most' : 'less than'} ${bound}`;
+        return unit
+          ? `needs at least ${bound}${what}`
+          : `must be ${inclusive ? 'at least' : 'more than'} ${bound}`;
+      return unit
+        ? `may have at most ${bound}${what}`
+        : `must be ${inclusive ? 'at most' : 'less than'} ${bound}`;
     }
     default:
       return issue.message;

@@ -8,8 +8,8 @@ import {
 } from '@inlay/connectors';
 import {
   actionSteps,
-  type ProblemFieldError,
   HIDDEN_BUILTIN_CONNECTORS,
+  type ProblemFieldError,
   type Step,
   type WorkflowConnector,
   type WorkflowDefinition,
@@ -82,7 +82,8 @@ export function checkDefinition(
     try {
       fn();
     } catch (err) {
-      if (err instanceof TemplateError) found.push(unprocessable(err.path, 'template', err.reason).errors![0]!);
+      if (err instanceof TemplateError)
+        found.push(unprocessable(err.path, 'template', err.reason).errors![0]!);
       else if (err instanceof HttpProblem && err.status === 422 && err.errors) found.push(...err.errors);
       else throw err;
     }

@@ -231,14 +231,12 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
         })
         .where(eq(workflows.id, wf.id))
         .returning({ version: workflows.currentVersion });
-      await tx
-        .insert(workflowVersions)
-        .values({
-          workflowId: wf.id,
-          version: row!.version,
-          definition: body.definition,
-          definitionText: asSent(req),
-        });
+      await tx.insert(workflowVersions).values({
+        workflowId: wf.id,
+        version: row!.version,
+        definition: body.definition,
+        definitionText: asSent(req),
+      });
       return row!.version;
     });
     res.json({ workflowId: wf.id, version });

@@ -1,6 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createUser, insertExecutions, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
 import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
-import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, consoleSessions, executions } from '../../src/store/schema.ts';
@@ -227,7 +227,10 @@ describe('/api-keys', () => {
     for (const k of listed) expect(k.name).toBe(`Key created ${day(k.createdAt)}`);
     // Keys stored without a name are named the same way by the migration that brought default names.
     await svc.db.update(apiKeys).set({ name: null }).where(eq(apiKeys.accountId, accountId));
-    const migration = readFileSync(new URL('../../drizzle/0021_api_key_default_names.sql', import.meta.url), 'utf8');
+    const migration = readFileSync(
+      new URL('../../drizzle/0021_api_key_default_names.sql', import.meta.url),
+      'utf8',
+    );
     await svc.db.execute(sql.raw(migration));
     const named = (await svc.call('GET', '/api-keys', { auth: apiKey })).body.data as typeof listed;
     expect(named.map((k) => k.name)).toEqual(listed.map((k) => `Key created ${day(k.createdAt)}`));

@@ -259,7 +259,10 @@ describe('authoring', () => {
     def.steps[0].input.expression = '{"a": ';
     def.steps[4].input.channel = '{{ config.channel';
     def.steps.push({ ...def.steps[0], id: randomUUID(), input: { expression: '(' } });
-    const r = await svc.call('PUT', `/workflows/${s.workflowId}`, { auth: s.apiKey, body: { definition: def } });
+    const r = await svc.call('PUT', `/workflows/${s.workflowId}`, {
+      auth: s.apiKey,
+      body: { definition: def },
+    });
     expectProblem(r, 422, 'unprocessable');
     const fields = r.body.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual([
@@ -278,7 +281,12 @@ describe('authoring', () => {
     const r = await svc.call('PUT', `/workflows/${s.workflowId}`, {
       auth: s.apiKey,
       body: {
-        definition: { ...def, trigger: { type: 'manul' }, summary: '', steps: [{ ...def.steps[0], id: 'x', input: 5 }] },
+        definition: {
+          ...def,
+          trigger: { type: 'manul' },
+          summary: '',
+          steps: [{ ...def.steps[0], id: 'x', input: 5 }],
+        },
         name: 7,
       },
     });
