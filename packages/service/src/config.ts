@@ -25,6 +25,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   dataDir: string;
+  /** `INLAY_PGLITE_TEMPLATE_DIR`: where a new PGlite data folder's migrated template is kept for the next one. */
+  pgliteTemplateDir?: string;
   /** PostgreSQL; when unset the store is PGlite in `dataDir` (or in memory for `memory://`). */
   databaseUrl?: string;
   /** Current master key first, then older ones still accepted for decryption. */
@@ -156,6 +158,7 @@ const EnvSchema = z.object({
     )
     .optional(),
   INLAY_BOOTSTRAP_ACCOUNT_NAME: z.string().trim().min(1).max(200).optional(),
+  INLAY_PGLITE_TEMPLATE_DIR: z.string().trim().min(1).optional(),
   INLAY_MCP_PORT: int('INLAY_MCP_PORT', 1, 65535, 0).transform((v) => v || undefined),
   INLAY_MCP_PUBLIC_URL: z.url('INLAY_MCP_PUBLIC_URL must be an absolute URL').optional(),
   INLAY_MCP_ALLOWED_ORIGINS: z.string().optional(),
@@ -271,6 +274,7 @@ export function loadConfig(
     host: e.INLAY_HOST,
     publicUrl,
     dataDir,
+    pgliteTemplateDir: e.INLAY_PGLITE_TEMPLATE_DIR && resolve(e.INLAY_PGLITE_TEMPLATE_DIR),
     databaseUrl: e.DATABASE_URL,
     masterKeys: [current, ...previous],
     bootstrapApiKey: e.INLAY_BOOTSTRAP_API_KEY,
