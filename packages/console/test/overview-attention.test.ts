@@ -33,7 +33,8 @@ afterAll(async () => {
 describe.skipIf(!hasChromium)('the Overview', () => {
   it('lists an installation whose account was disconnected, with the user, the workflow and what it needs', async () => {
     const { apiKey } = await createAccount(h.app.context.db, 'Overview account');
-    const api = <T = any>(method: string, path: string, body?: unknown) => h.api<T>(apiKey, method, path, body);
+    const api = <T = any>(method: string, path: string, body?: unknown) =>
+      h.api<T>(apiKey, method, path, body);
     await api('POST', '/connectors', {
       id: 'desk',
       name: 'Support Desk',
