@@ -9,6 +9,7 @@ import { limiter } from './suites/limiter.ts';
 import { observability } from './suites/observability.ts';
 import { proxy } from './suites/proxy.ts';
 import { readPath } from './suites/read-path.ts';
+import { start } from './suites/start.ts';
 import { widget, widgetUnavailable } from './suites/widget.ts';
 
 const { values } = parseArgs({
@@ -42,6 +43,7 @@ const suites: [string, () => Promise<Measurement[]>, boolean][] = [
   ['observability', () => observability({ quick }), true],
   ['widget', () => widget({ quick }), widgetUnavailable() === undefined],
   ['console', () => consoleBundle(), true],
+  ['start', () => start(), true],
 ];
 
 for (const [name, run, available] of suites) {

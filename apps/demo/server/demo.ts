@@ -116,6 +116,9 @@ export async function startDemo(opts: DemoOptions = {}): Promise<Demo> {
         PORT: String(servicePort),
         INLAY_PUBLIC_URL: serviceUrl,
         INLAY_DATA_DIR: join(dataDir, 'inlay'),
+        // A new data folder after the first (another DEMO_DATA_DIR, or the old one deleted) copies the database
+        // migrated the first time instead of setting PGlite up again.
+        INLAY_PGLITE_TEMPLATE_DIR: join(APP_ROOT, 'node_modules/.cache/inlay'),
         INLAY_BOOTSTRAP_API_KEY: store.apiKey,
         INLAY_BOOTSTRAP_ACCOUNT_NAME: 'Acme CRM',
       },

@@ -10,6 +10,35 @@ export function ErrorText({ error }: { error: unknown }) {
   );
 }
 
+/** A field's path as a reader of the form writes it: `body.definition.steps[0].id` under `body.definition.` is `steps[0].id`. */
+const fieldPath = (field: string, under: string) =>
+  field.startsWith(under) ? field.slice(under.length) : field.replace(/^(body|query|path)\./, '');
+
+/**
+ * A refusal that names fields (a 400 or 422 with `errors`) as one line per field, "steps[0].connector: no
+ * connector "nope"", with paths read from `under`; any other error as `ErrorText`.
+ */
+export function FieldProblems({ error, under = 'body.' }: { error: unknown; under?: string }) {
+  if (!isInlayError(error) || error.errors.length === 0) return <ErrorText error={error} />;
+  const lines = [...new Set(error.errors.map((e) => `${fieldPath(e.field, under)}: ${e.message}`))];
+  return (
+    <div role="alert" className="error card">
+      <p>
+        <strong>
+          {lines.length === 1
+            ? 'The service refused it: correct this field, then try again.'
+            : `The service refused it: correct these ${lines.length} fields, then try again.`}
+        </strong>
+      </p>
+      <ul className="field-problems">
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The console's locale and time zone, for its own dates and the widget it embeds alike. */
 export const CONSOLE_LOCALE = 'en-GB';
 export const CONSOLE_TIME_ZONE = 'UTC';

@@ -112,7 +112,12 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   // Traces only when the standard OTEL_* variables ask for them; the SDK is not even loaded otherwise.
   const stopTracing = await startTracing(config.env, logger);
   const store =
-    opts.store ?? (await createStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    opts.store ??
+    (await createStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      pgliteTemplateDir: config.pgliteTemplateDir,
+    }));
   const closers: (() => Promise<void> | void)[] = [];
   if (stopTracing) closers.push(stopTracing);
   if (!opts.store) closers.push(() => store.close());

@@ -46,7 +46,12 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig(process.env);
-  const storeOf = () => createStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const storeOf = () =>
+    createStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      pgliteTemplateDir: config.pgliteTemplateDir,
+    });
 
   switch (command) {
     case 'serve': {

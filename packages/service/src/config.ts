@@ -27,6 +27,8 @@ export interface Config {
   dataDir: string;
   /** `INLAY_CONSOLE_DIR`: the console's built files, served at `/console`; unset, the service has no console. */
   consoleDir?: string;
+  /** `INLAY_PGLITE_TEMPLATE_DIR`: where a new PGlite data folder's migrated template is kept for the next one. */
+  pgliteTemplateDir?: string;
   /** PostgreSQL; when unset the store is PGlite in `dataDir` (or in memory for `memory://`). */
   databaseUrl?: string;
   /** Current master key first, then older ones still accepted for decryption. */
@@ -159,6 +161,7 @@ const EnvSchema = z.object({
     )
     .optional(),
   INLAY_BOOTSTRAP_ACCOUNT_NAME: z.string().trim().min(1).max(200).optional(),
+  INLAY_PGLITE_TEMPLATE_DIR: z.string().trim().min(1).optional(),
   INLAY_MCP_PORT: int('INLAY_MCP_PORT', 1, 65535, 0).transform((v) => v || undefined),
   INLAY_MCP_PUBLIC_URL: z.url('INLAY_MCP_PUBLIC_URL must be an absolute URL').optional(),
   INLAY_MCP_ALLOWED_ORIGINS: z.string().optional(),
@@ -275,6 +278,7 @@ export function loadConfig(
     publicUrl,
     dataDir,
     consoleDir: e.INLAY_CONSOLE_DIR === undefined ? undefined : resolve(e.INLAY_CONSOLE_DIR),
+    pgliteTemplateDir: e.INLAY_PGLITE_TEMPLATE_DIR && resolve(e.INLAY_PGLITE_TEMPLATE_DIR),
     databaseUrl: e.DATABASE_URL,
     masterKeys: [current, ...previous],
     bootstrapApiKey: e.INLAY_BOOTSTRAP_API_KEY,

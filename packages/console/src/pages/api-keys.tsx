@@ -69,7 +69,7 @@ function KeyRow({ k }: { k: ApiKey }) {
   const label = k.name ?? k.prefix;
   return (
     <tr>
-      <td>{k.name ?? <span className="muted">unnamed</span>}</td>
+      <td>{label}</td>
       <td className="mono">{k.prefix}</td>
       <td>{formatTime(k.createdAt)}</td>
       <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>

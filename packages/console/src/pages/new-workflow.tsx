@@ -5,7 +5,7 @@ import { NameFields } from '../name-fields.tsx';
 import { Link, navigate, usePath } from '../router.tsx';
 import { useConsole } from '../session.tsx';
 import { QueryState } from '../table.tsx';
-import { ErrorText } from '../ui.tsx';
+import { FieldProblems } from '../ui.tsx';
 
 /** A random v4 UUID; `crypto.randomUUID` needs a secure context, and the console may be served over plain http. */
 function uuid(): string {
@@ -115,7 +115,7 @@ export function NewWorkflow() {
               {jsonError}
             </p>
           ) : null}
-          {create.error ? <ErrorText error={create.error} /> : null}
+          {create.error ? <FieldProblems error={create.error} under="body.definition." /> : null}
           <div className="actions">
             <button type="submit" disabled={errors.length > 0 || create.isPending}>
               {create.isPending ? 'Creating…' : 'Create workflow'}

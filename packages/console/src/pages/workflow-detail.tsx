@@ -5,7 +5,7 @@ import { DefinitionEditor } from '../editor/definition-editor.tsx';
 import { forgetQueries } from '../forget-queries.ts';
 import { Link, navigate } from '../router.tsx';
 import { useConsole } from '../session.tsx';
-import { ErrorText } from '../ui.tsx';
+import { ErrorText, FieldProblems } from '../ui.tsx';
 
 // The diff view loads with CodeMirror only when a workflow is opened (its own chunk).
 const JsonDiff = lazy(() => import('../editor/json-editor.tsx').then((m) => ({ default: m.JsonDiff })));
@@ -96,7 +96,8 @@ export function WorkflowDetail({ workflowId }: { workflowId: string }) {
         use.
       </p>
       <DefinitionEditor
-        key={version}
+        // Keys of their own: the editor and the versions are siblings, and each starts again on a new version.
+        key={`editor-${version}`}
         label={`Definition of ${w.name}`}
         value={pretty(current.data.definition)}
         onChange={(t) => {
@@ -116,14 +117,14 @@ export function WorkflowDetail({ workflowId }: { workflowId: string }) {
           {publish.isPending ? 'Publishing…' : 'Publish new version'}
         </button>
       </div>
-      {publish.error ? <ErrorText error={publish.error} /> : null}
+      {publish.error ? <FieldProblems error={publish.error} under="body.definition." /> : null}
       {publish.data ? (
         <p role="status" className="notice card">
           Published version {publish.data.version}.
         </p>
       ) : null}
 
-      <Versions key={version} workflowId={workflowId} current={version} />
+      <Versions key={`versions-${version}`} workflowId={workflowId} current={version} />
       <TestRun workflowId={workflowId} />
     </>
   );

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { accounts, apiKeys } from '../store/schema.ts';
 import type { Db } from '../store/store.ts';
-import { apiKeyRow, generateApiKey, type KeyMode, sha256 } from './api-keys.ts';
+import { apiKeyRow, defaultKeyName, generateApiKey, type KeyMode, sha256 } from './api-keys.ts';
 
 /** The bootstrap account's name when `INLAY_BOOTSTRAP_ACCOUNT_NAME` is not set. */
 export const DEFAULT_BOOTSTRAP_ACCOUNT_NAME = 'Default account';
 
 /**
- * Creates an account and its first API key (named `keyName` in the list of keys); the key is returned once and
+ * Creates an account and its first API key (named `keyName` in the list of keys, or after the day it was made); the key is returned once and
  * stored only as a hash.
  */
 export async function createAccount(
@@ -20,7 +20,9 @@ export async function createAccount(
   const apiKey = opts.apiKey ?? generateApiKey(opts.mode);
   await db.transaction(async (tx) => {
     await tx.insert(accounts).values({ id: accountId, name });
-    await tx.insert(apiKeys).values({ ...apiKeyRow(apiKey, accountId), name: opts.keyName ?? null });
+    await tx
+      .insert(apiKeys)
+      .values({ ...apiKeyRow(apiKey, accountId), name: opts.keyName ?? defaultKeyName() });
   });
   return { accountId, apiKey };
 }

@@ -6,7 +6,7 @@ import { requireApiKey } from '../http/auth.ts';
 import { conflict, HttpProblem, notFound } from '../http/problem.ts';
 import { parse, pathId } from '../http/validate.ts';
 import { apiKeys, consoleSessions } from '../store/schema.ts';
-import { apiKeyRow, generateApiKey } from './api-keys.ts';
+import { apiKeyRow, defaultKeyName, generateApiKey } from './api-keys.ts';
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
@@ -56,7 +56,7 @@ export function apiKeyRoutes(ctx: AppContext): Router {
     const key = generateApiKey(body.mode);
     const [row] = await ctx.db
       .insert(apiKeys)
-      .values({ ...apiKeyRow(key, req.principal!.accountId), name: body.name ?? null })
+      .values({ ...apiKeyRow(key, req.principal!.accountId), name: body.name ?? defaultKeyName() })
       .returning();
     res.status(201).json({ data: toApiKey(row!), key });
   });

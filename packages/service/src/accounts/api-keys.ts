@@ -10,6 +10,13 @@ export function generateApiKey(mode: KeyMode = 'live'): string {
   return `inlay_${mode}_${randomBytes(24).toString('base64url')}`;
 }
 
+// Three letters each, as PostgreSQL's `Mon` writes them (the migration that named older keys uses it).
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A key's name when it was created without one: the day it was made, e.g. "Key created 2 Dec 2026" (UTC). */
+export const defaultKeyName = (at = new Date()) =>
+  `Key created ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+
 /** The row an API key is stored as: only its hash and a display prefix. */
 export function apiKeyRow(key: string, accountId: string) {
   const mode = key.startsWith('inlay_test_') ? 'test' : 'live';

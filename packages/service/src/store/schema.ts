@@ -164,6 +164,8 @@ export const workflowVersions = pgTable(
       .references(() => workflows.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
     definition: jsonb('definition').notNull(),
+    /** The definition's JSON text as it was sent, served back as typed (`jsonb` reorders keys); null for older versions. */
+    definitionText: text('definition_text'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.workflowId, t.version] })],

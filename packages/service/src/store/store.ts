@@ -37,6 +37,8 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** PGlite data folder; `memory://` (or undefined) keeps the database in memory. */
   dataDir?: string;
+  /** Where a new PGlite data folder's set-up keeps (and finds) a migrated template (`INLAY_PGLITE_TEMPLATE_DIR`). */
+  pgliteTemplateDir?: string;
   poolSize?: number;
   /** An open PGlite instance to wrap instead of opening `dataDir` (the store closes it). Tests pass a clone of a migrated one. */
   pglite?: PGlite;
@@ -49,7 +51,7 @@ const MIGRATION_LOCK = 7_414_352_901;
 export async function createStore(opts: StoreOptions): Promise<Store> {
   return opts.databaseUrl
     ? postgresStore(opts.databaseUrl, opts.poolSize ?? 10)
-    : pgliteStore(opts.dataDir, opts.pglite);
+    : pgliteStore(opts.dataDir, opts.pglite, opts.pgliteTemplateDir);
 }
 
 function postgresStore(url: string, max: number): Store {
@@ -136,7 +138,7 @@ function lockDataDir(dataDir: string): () => void {
   throw new StoreLockedError(`could not lock ${dataDir}`);
 }
 
-async function pgliteStore(dataDir?: string, open?: PGlite): Promise<Store> {
+async function pgliteStore(dataDir?: string, open?: PGlite, templateDir?: string): Promise<Store> {
   const inMemory = Boolean(open) || !dataDir || dataDir.startsWith('memory://');
   let unlock = () => {};
   if (!inMemory && dataDir) {
@@ -145,7 +147,7 @@ async function pgliteStore(dataDir?: string, open?: PGlite): Promise<Store> {
   }
   let client: PGlite;
   try {
-    if (!inMemory && dataDir) await prepareDataDir(dataDir, MIGRATIONS);
+    if (!inMemory && dataDir) await prepareDataDir(dataDir, MIGRATIONS, templateDir);
     client = open ?? (await PGlite.create(inMemory ? undefined : dataDir));
   } catch (err) {
     unlock();

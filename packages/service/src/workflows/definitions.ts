@@ -9,6 +9,7 @@ import {
 import {
   actionSteps,
   HIDDEN_BUILTIN_CONNECTORS,
+  type ProblemFieldError,
   type Step,
   type WorkflowConnector,
   type WorkflowDefinition,
@@ -21,7 +22,7 @@ import type { ConnectorRegistry } from '../custom-connectors/connector-registry.
 import { checkAppTrigger, DEFAULT_POLL_MIN_INTERVAL_MS } from '../engine/app-triggers/app-trigger-check.ts';
 import { checkTemplates, TemplateError } from '../engine/templates.ts';
 import { cronProblem } from '../engine/triggers.ts';
-import { unprocessable } from '../http/problem.ts';
+import { HttpProblem, unprocessable } from '../http/problem.ts';
 import { workflows, workflowVersions } from '../store/schema.ts';
 import type { Db, Tx } from '../store/store.ts';
 
@@ -30,6 +31,8 @@ export interface CompiledVersion {
   workflowId: string;
   version: number;
   definition: WorkflowDefinition;
+  /** The definition as it was sent (its keys in the order typed), for reading back; `definition` is what runs. */
+  asTyped: unknown;
   connectors: WorkflowConnector[];
 }
 
@@ -65,7 +68,8 @@ export function workflowConnectors(
 
 /**
  * Checks what the schema cannot: that steps name real connectors, actions and option sources, that a
- * schedule's cron and time zone work, and that every `{{ }}` template compiles.
+ * schedule's cron and time zone work, and that every `{{ }}` template compiles. Every problem is found, one
+ * per field, and refused together in one 422.
  */
 export function checkDefinition(
   def: WorkflowDefinition,
@@ -73,54 +77,78 @@ export function checkDefinition(
   field = 'body.definition',
   minPollMs = DEFAULT_POLL_MIN_INTERVAL_MS,
 ): void {
+  const found: ProblemFieldError[] = [];
+  const check = (fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof TemplateError)
+        found.push(unprocessable(err.path, 'template', err.reason).errors![0]!);
+      else if (err instanceof HttpProblem && err.status === 422 && err.errors) found.push(...err.errors);
+      else throw err;
+    }
+  };
   if (def.trigger.type === 'schedule') {
     const { cron, timezone } = def.trigger;
     const cronIssue = cronProblem(cron);
-    if (cronIssue) throw unprocessable(`${field}.trigger.cron`, 'cron', cronIssue);
-    const zoneIssue = timezone === undefined ? undefined : cronProblem(cron, timezone);
-    if (zoneIssue) throw unprocessable(`${field}.trigger.timezone`, 'timezone', zoneIssue);
+    if (cronIssue) found.push({ field: `${field}.trigger.cron`, rule: 'cron', message: cronIssue });
+    const zoneIssue = timezone === undefined || cronIssue ? undefined : cronProblem(cron, timezone);
+    if (zoneIssue) found.push({ field: `${field}.trigger.timezone`, rule: 'timezone', message: zoneIssue });
   }
-  if (def.trigger.type === 'app') checkAppTrigger(def.trigger, runtime, `${field}.trigger`, minPollMs);
-  try {
-    for (const { step, path } of walkSteps(def.steps)) {
-      if (step.type === 'if') checkTemplates(step.condition, `${field}.${path}.condition`);
-      else if (step.type === 'forEach') checkTemplates(step.items, `${field}.${path}.items`);
-      else checkTemplates(step.input, `${field}.${path}.input`);
-    }
-    checkTemplates(def.summary, `${field}.summary`);
-  } catch (err) {
-    if (err instanceof TemplateError) throw unprocessable(err.path, 'template', err.reason);
-    throw err;
+  const trigger = def.trigger;
+  if (trigger.type === 'app') check(() => checkAppTrigger(trigger, runtime, `${field}.trigger`, minPollMs));
+  for (const { step, path } of walkSteps(def.steps)) {
+    if (step.type === 'if') check(() => checkTemplates(step.condition, `${field}.${path}.condition`));
+    else if (step.type === 'forEach') check(() => checkTemplates(step.items, `${field}.${path}.items`));
+    else check(() => checkTemplates(step.input, `${field}.${path}.input`));
   }
+  check(() => checkTemplates(def.summary, `${field}.summary`));
   const byId = new Map<string, Step>();
   for (const { step, path } of walkSteps(def.steps)) {
     if (step.type === 'if' || step.type === 'forEach') continue;
     byId.set(step.id, step);
     const at = `${field}.${path}`;
     const c = runtime.get(step.connector);
-    if (!c) throw unprocessable(`${at}.connector`, 'exists', `no connector "${step.connector}"`);
-    if (!c.actions.some((a) => a.id === step.action))
-      throw unprocessable(
-        `${at}.action`,
-        'exists',
-        `connector "${step.connector}" has no action "${step.action}"`,
-      );
-    if (step.connector === 'http') checkHttpHeaders(step.input, `${at}.input.headers`);
-    if (step.connector === 'transform') checkExpression(step.input, `${at}.input.expression`);
+    if (!c) {
+      found.push({ field: `${at}.connector`, rule: 'exists', message: `no connector "${step.connector}"` });
+      continue;
+    }
+    if (!c.actions.some((a) => a.id === step.action)) {
+      found.push({
+        field: `${at}.action`,
+        rule: 'exists',
+        message: `connector "${step.connector}" has no action "${step.action}"`,
+      });
+      continue;
+    }
+    if (step.connector === 'http') check(() => checkHttpHeaders(step.input, `${at}.input.headers`));
+    if (step.connector === 'transform') check(() => checkExpression(step.input, `${at}.input.expression`));
   }
   def.config.forEach((f, i) => {
     if (!f.options || !('source' in f.options)) return;
     const step = byId.get(f.stepId);
-    if (!step)
-      throw unprocessable(`${field}.config[${i}].stepId`, 'action', 'an option source needs an action step');
-    const c = runtime.get(step.connector)!;
+    if (!step) {
+      found.push({
+        field: `${field}.config[${i}].stepId`,
+        rule: 'action',
+        message: 'an option source needs an action step',
+      });
+      return;
+    }
+    const c = runtime.get(step.connector);
     // An own property: `constructor` names no source, whatever Object.prototype holds.
-    if (!c.sources || !Object.hasOwn(c.sources, f.options.source))
-      throw unprocessable(
-        `${field}.config[${i}].options.source`,
-        'exists',
-        `connector "${step.connector}" has no option source "${f.options.source}"`,
-      );
+    if (c && (!c.sources || !Object.hasOwn(c.sources, f.options.source)))
+      found.push({
+        field: `${field}.config[${i}].options.source`,
+        rule: 'exists',
+        message: `connector "${step.connector}" has no option source "${f.options.source}"`,
+      });
+  });
+  if (found.length === 0) return;
+  // One line per field: the first problem found at a field stands for it.
+  const errors = found.filter((e, i) => found.findIndex((o) => o.field === e.field) === i);
+  throw new HttpProblem(422, 'unprocessable', errors.map((e) => `${e.field}: ${e.message}`).join('; '), {
+    errors,
   });
 }
 
@@ -156,6 +184,7 @@ export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publi
     workflowId: string,
     version: number,
     raw: unknown,
+    text: string | null,
     runtime: ConnectorRuntime,
   ): CompiledVersion => {
     const definition = WorkflowDefinitionSchema.parse(raw);
@@ -163,6 +192,7 @@ export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publi
       workflowId,
       version,
       definition,
+      asTyped: text === null ? raw : JSON.parse(text),
       // The account's own connectors are named and drawn as they were when the version was first read.
       connectors: workflowConnectors(definition, runtime, publicUrl),
     };
@@ -188,6 +218,7 @@ export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publi
           workflowId: workflowVersions.workflowId,
           version: workflowVersions.version,
           definition: workflowVersions.definition,
+          definitionText: workflowVersions.definitionText,
           accountId: workflows.accountId,
         })
         .from(workflowVersions)
@@ -208,7 +239,7 @@ export function createDefinitionCache(db: Db, registry: ConnectorRegistry, publi
         }
         out.set(
           key(row.workflowId, row.version),
-          compile(row.workflowId, row.version, row.definition, runtime),
+          compile(row.workflowId, row.version, row.definition, row.definitionText, runtime),
         );
       }
     }

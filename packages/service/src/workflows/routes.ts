@@ -12,7 +12,7 @@ import {
   WorkflowsQuery,
 } from '@inlay/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { requireApiKey } from '../http/auth.ts';
 import { HttpProblem, notFound, unprocessable } from '../http/problem.ts';
@@ -29,6 +29,12 @@ const integrationJson = (i: typeof integrations.$inferSelect): Integration => ({
   connector: i.connector,
   createdAt: i.createdAt.toISOString(),
 });
+
+/**
+ * The body's `definition` as the caller sent it: the parsed body keeps the order its keys were typed in, where
+ * the checked one (and `jsonb`) would not.
+ */
+const asSent = (req: Request) => JSON.stringify((req.body as { definition: unknown }).definition);
 
 /** No user (the nil UUID): the account's workflows as authored, none installed. */
 const NO_USER = '00000000-0000-0000-0000-000000000000';
@@ -144,7 +150,9 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
         description: body.description ?? null,
         currentVersion: 1,
       });
-      await tx.insert(workflowVersions).values({ workflowId: id, version: 1, definition: body.definition });
+      await tx
+        .insert(workflowVersions)
+        .values({ workflowId: id, version: 1, definition: body.definition, definitionText: asSent(req) });
     });
     res.status(201).json({ workflowId: id, version: 1 });
   });
@@ -201,7 +209,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
     const version = q.version ?? wf.currentVersion;
     const v = version <= wf.currentVersion ? await defs.get(wf.id, version) : undefined;
     if (!v) throw notFound('Workflow version');
-    res.json({ workflowId: wf.id, version, definition: v.definition });
+    res.json({ workflowId: wf.id, version, definition: v.asTyped });
   });
 
   r.put('/workflows/:workflowId', requireApiKey, async (req, res) => {
@@ -223,9 +231,12 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
         })
         .where(eq(workflows.id, wf.id))
         .returning({ version: workflows.currentVersion });
-      await tx
-        .insert(workflowVersions)
-        .values({ workflowId: wf.id, version: row!.version, definition: body.definition });
+      await tx.insert(workflowVersions).values({
+        workflowId: wf.id,
+        version: row!.version,
+        definition: body.definition,
+        definitionText: asSent(req),
+      });
       return row!.version;
     });
     res.json({ workflowId: wf.id, version });

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createUser, insertExecutions, seedAccount, tokenFor } from '@inlay/test-kit/fixtures';
 import { expectProblem, type Service, sharedService } from '@inlay/test-kit/service';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, consoleSessions, executions } from '../../src/store/schema.ts';
 
@@ -207,6 +208,32 @@ describe('/api-keys', () => {
     expect(again.body.data.find((k: { apiKeyId: string }) => k.apiKeyId === mine.apiKeyId).revokedAt).toMatch(
       /Z$/,
     );
+  });
+
+  it('names a key created without a name after the day it was made, and the account’s first key too', async () => {
+    const { apiKey, accountId } = await svc.account();
+    const day = (at: string) => {
+      const d = new Date(at);
+      return `${d.getUTCDate()} ${d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' })} ${d.getUTCFullYear()}`;
+    };
+    const created = await svc.call('POST', '/api-keys', { auth: apiKey, body: {} });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.name).toBe(`Key created ${day(created.body.data.createdAt)}`);
+    const listed = (await svc.call('GET', '/api-keys', { auth: apiKey })).body.data as {
+      name: string | null;
+      createdAt: string;
+    }[];
+    expect(listed).toHaveLength(2);
+    for (const k of listed) expect(k.name).toBe(`Key created ${day(k.createdAt)}`);
+    // Keys stored without a name are named the same way by the migration that brought default names.
+    await svc.db.update(apiKeys).set({ name: null }).where(eq(apiKeys.accountId, accountId));
+    const migration = readFileSync(
+      new URL('../../drizzle/0021_api_key_default_names.sql', import.meta.url),
+      'utf8',
+    );
+    await svc.db.execute(sql.raw(migration));
+    const named = (await svc.call('GET', '/api-keys', { auth: apiKey })).body.data as typeof listed;
+    expect(named.map((k) => k.name)).toEqual(listed.map((k) => `Key created ${day(k.createdAt)}`));
   });
 
   it("keeps the last active key, answers another account's key as missing, and names bad fields", async () => {

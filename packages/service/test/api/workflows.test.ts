@@ -185,6 +185,40 @@ describe('authoring', () => {
     );
   });
 
+  it('serves a definition back with its keys in the order they were sent, on create and on publish', async () => {
+    // Keys in an order neither the schema nor jsonb (shorter keys first) would keep.
+    const id = randomUUID();
+    const typed = (expression: string) => ({
+      config: [],
+      trigger: { type: 'manual' },
+      steps: [{ input: { expression }, action: 'map', connector: 'transform', id }],
+    });
+    const created = await svc.call('POST', '/workflows', {
+      auth: s.apiKey,
+      body: { integrationId: s.integrationId, name: 'Typed', definition: typed('{"b": 2, "a": 1}') },
+    });
+    expect(created.status).toBe(201);
+    const read = async (version?: number) =>
+      (
+        await svc.call(
+          'GET',
+          `/workflows/${created.body.workflowId}/definition${version ? `?version=${version}` : ''}`,
+          { auth: s.apiKey },
+        )
+      ).body.definition;
+    const first = typed('{"b": 2, "a": 1}');
+    expect(JSON.stringify(await read())).toBe(JSON.stringify(first));
+    const second = typed('$');
+    const put = await svc.call('PUT', `/workflows/${created.body.workflowId}`, {
+      auth: s.apiKey,
+      body: { definition: second },
+    });
+    expect(put.body.version).toBe(2);
+    expect(JSON.stringify(await read())).toBe(JSON.stringify(second));
+    expect(JSON.stringify(await read(1))).toBe(JSON.stringify(first));
+    await svc.call('DELETE', `/workflows/${created.body.workflowId}`, { auth: s.apiKey });
+  });
+
   it('rejects definitions that name unknown connectors, actions or sources with 422', async () => {
     const def = slackDefinition();
     const bad = (mut: (d: any) => void) => {
@@ -216,6 +250,59 @@ describe('authoring', () => {
       'body.definition.config[0].options.source',
       'exists',
     );
+  });
+
+  it('refuses every problem of a definition at once, one error per field in words', async () => {
+    const def = slackDefinition() as any;
+    def.steps[1].connector = 'nope';
+    def.steps[3].action = 'nope';
+    def.steps[0].input.expression = '{"a": ';
+    def.steps[4].input.channel = '{{ config.channel';
+    def.steps.push({ ...def.steps[0], id: randomUUID(), input: { expression: '(' } });
+    const r = await svc.call('PUT', `/workflows/${s.workflowId}`, {
+      auth: s.apiKey,
+      body: { definition: def },
+    });
+    expectProblem(r, 422, 'unprocessable');
+    const fields = r.body.errors.map((e: { field: string }) => e.field);
+    expect(fields).toEqual([
+      'body.definition.steps[4].input.channel',
+      'body.definition.steps[0].input.expression',
+      'body.definition.steps[1].connector',
+      'body.definition.steps[3].action',
+      'body.definition.steps[5].input.expression',
+    ]);
+    for (const e of r.body.errors) expect(e.message).not.toMatch(/^Invalid|\n/);
+    expect(r.body.detail.split('; ')).toHaveLength(5);
+  });
+
+  it('words a malformed definition’s errors for a reader, one per field', async () => {
+    const def = slackDefinition() as any;
+    const r = await svc.call('PUT', `/workflows/${s.workflowId}`, {
+      auth: s.apiKey,
+      body: {
+        definition: {
+          ...def,
+          trigger: { type: 'manul' },
+          summary: '',
+          steps: [{ ...def.steps[0], id: 'x', input: 5 }],
+        },
+        name: 7,
+      },
+    });
+    expectProblem(r, 400, 'invalid_request');
+    expect(r.body.errors).toEqual([
+      {
+        field: 'body.definition.trigger.type',
+        rule: 'type',
+        message: 'must be one of "manual", "event", "webhook", "schedule", "app"',
+      },
+      { field: 'body.definition.summary', rule: 'min', message: 'needs at least 1 character' },
+      { field: 'body.definition.steps[0].id', rule: 'format', message: 'must be a UUID' },
+      { field: 'body.definition.steps[0].input', rule: 'type', message: 'must be an object' },
+      { field: 'body.name', rule: 'type', message: 'must be a string' },
+    ]);
+    expect(JSON.stringify(r.body.errors)).not.toMatch(/Invalid|Too small|expected string/);
   });
 
   it('refuses invalid JSONata with 422 naming the field, on publish and on update, writing nothing', async () => {
