@@ -37,6 +37,8 @@ export interface Operation {
   jsonBody?: boolean;
   /** A quota applies, so 429 does: authenticated routes by default. */
   limited?: boolean;
+  /** The last path parameter takes the rest of the path, `/` included (the document cannot say so). */
+  wildcard?: true;
   /** Passes the provider's answer through: any status, any body, besides the problems Inlay answers itself. */
   proxy?: boolean;
 }

@@ -45,6 +45,7 @@ const proxyOperation = <M extends HttpMethod>(m: M) =>
     query: ProxyQuery,
     ok: null,
     proxy: true,
+    wildcard: true,
     problems: {
       '409':
         'The user has several connected credentials for the connector: name one with `x-inlay-credential-id`',
