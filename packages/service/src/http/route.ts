@@ -1,5 +1,5 @@
 import { type Operation, type OperationEntry, UuidParam } from '@inlay/contract';
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { requireApiKey } from './auth.ts';
 import { parse, pathId } from './validate.ts';
@@ -22,6 +22,7 @@ export type RouteHandler<O extends Operation> = (
   req: Request,
   res: Response,
   input: RouteInput<O>,
+  next: NextFunction,
 ) => unknown;
 
 export interface RouteOptions {
@@ -45,18 +46,25 @@ export function expressPath(op: Operation): string {
  * `key`, path ids, query and body checked against its schemas (a 400 naming the field and the rule), in that
  * order, before the handler runs. Authentication itself is the app's, in front of the routers.
  */
+export function route<O extends OperationEntry>(router: Router, op: O, handler: RouteHandler<O>): void;
 export function route<O extends OperationEntry>(
   router: Router,
   op: O,
+  options: RouteOptions,
   handler: RouteHandler<O>,
-  options: RouteOptions = {},
+): void;
+export function route<O extends OperationEntry>(
+  router: Router,
+  op: O,
+  ...args: [RouteHandler<O>] | [RouteOptions, RouteHandler<O>]
 ): void {
+  const [options, handler] = args.length === 1 ? [{} as RouteOptions, args[0]] : args;
   const uuids = Object.entries(op.params?.shape ?? {})
     .filter(([, schema]) => schema === UuidParam)
     .map(([name]) => name);
   const query = options.raw?.includes('query') ? undefined : op.query;
   const body = options.raw?.includes('body') ? undefined : op.body;
-  const serve: RequestHandler = (req, res) => {
+  const serve = (req: Request, res: Response, next: NextFunction): unknown => {
     const params: Record<string, string> = { ...(req.params as Record<string, string>) };
     for (const name of uuids) params[name] = pathId(req.params[name], name);
     const input = {
@@ -64,9 +72,13 @@ export function route<O extends OperationEntry>(
       query: query ? parse(query, req.query, 'query') : undefined,
       body: body ? parse(body, req.body, 'body') : undefined,
     } as RouteInput<O>;
-    return handler(req, res, input) as void;
+    return handler(req, res, input, next);
   };
   Object.defineProperty(serve, 'name', { value: `${OPERATION_HANDLER_PREFIX}${op.id}` });
-  const handlers = [...(options.before ?? []), ...(op.auth === 'key' ? [requireApiKey] : []), serve];
+  const handlers = [
+    ...(options.before ?? []),
+    ...(op.auth === 'key' ? [requireApiKey] : []),
+    serve as RequestHandler,
+  ];
   router[op.method](expressPath(op), ...handlers);
 }

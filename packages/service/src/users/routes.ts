@@ -94,23 +94,18 @@ export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
     res.json({ message: 'Success' });
   });
 
-  route(
-    r,
-    ops.getUserToken,
-    async (req, res) => {
-      const user = await pathUser(ctx, req);
-      const { token, expiresAt } = await ctx.tokens.mint(user.accountId, user.id);
-      // What `res.json` would write, composed directly (a compact JWS is base64url and the date ISO: nothing to
-      // escape): on this hot path Express's conversions cost a noticeable share of the request.
-      const body = `{"token":"${token}","expiresAt":"${expiresAt.toISOString()}"}`;
-      res.setHeader('cache-control', 'no-store');
-      res.setHeader('content-type', 'application/json; charset=utf-8');
-      res.setHeader('content-length', body.length);
-      res.end(body);
-    },
-    // pathUser reads `?userId=` itself: it must name the same user as the path.
-    { raw: ['query'] },
-  );
+  // pathUser reads `?userId=` itself: it must name the same user as the path.
+  route(r, ops.getUserToken, { raw: ['query'] }, async (req, res) => {
+    const user = await pathUser(ctx, req);
+    const { token, expiresAt } = await ctx.tokens.mint(user.accountId, user.id);
+    // What `res.json` would write, composed directly (a compact JWS is base64url and the date ISO: nothing to
+    // escape): on this hot path Express's conversions cost a noticeable share of the request.
+    const body = `{"token":"${token}","expiresAt":"${expiresAt.toISOString()}"}`;
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('content-length', body.length);
+    res.end(body);
+  });
 
   return r;
 }
