@@ -74,3 +74,21 @@ export const idParams = <N extends string>(name: N) =>
   z.object({ [name]: UuidParam } as Record<N, typeof UuidParam>);
 export const userPath = z.object({ userId: UserRef });
 export const userQuery = z.object({ userId: UserRef.optional() });
+
+/** The names of an OpenAPI path's `{parameters}`. */
+export type PathParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}`
+  ? N | PathParamNames<Rest>
+  : never;
+
+/** How a client names an operation: its method and path, `GET /users/{userId}`. */
+export type RouteOf<O extends Operation> = `${Uppercase<O['method']>} ${O['path']}`;
+
+/** What a call of the operation sends: path parameters, query and JSON body, as their schemas take them. */
+export interface OperationInput<O extends Operation> {
+  params: { [K in PathParamNames<O['path']>]: string };
+  query: O['query'] extends z.ZodType ? z.input<O['query']> : undefined;
+  body: O['body'] extends z.ZodType ? z.input<O['body']> : undefined;
+}
+
+/** What the operation answers on success (`void` when it has no body). */
+export type OperationAnswer<O extends Operation> = O['ok'] extends z.ZodType ? z.output<O['ok']> : void;

@@ -9,6 +9,7 @@ import { installationOperations } from './installations.ts';
 import { logOperations } from './logs.ts';
 import { mcpServerOperations } from './mcp.ts';
 import { metaOperations } from './meta.ts';
+import type { RouteOf } from './operation.ts';
 import { providerCallOperations } from './provider-calls.ts';
 import { proxyOperations } from './proxy.ts';
 import { settingsOperations } from './settings.ts';
@@ -39,3 +40,11 @@ export const operations = {
 
 export type Operations = typeof operations;
 export type OperationId = keyof Operations;
+
+/** Every operation as a client names it: `GET /users/{userId}`. */
+export type Route = { [K in OperationId]: RouteOf<Operations[K]> }[OperationId];
+
+/** The operation a route names. */
+export type OperationAt<R extends Route> = {
+  [K in OperationId]: RouteOf<Operations[K]> extends R ? Operations[K] : never;
+}[OperationId];
