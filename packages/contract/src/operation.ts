@@ -90,5 +90,5 @@ export interface OperationInput<O extends Operation> {
   body: O['body'] extends z.ZodType ? z.input<O['body']> : undefined;
 }
 
-/** What the operation answers on success (`void` when it has no body). */
-export type OperationAnswer<O extends Operation> = O['ok'] extends z.ZodType ? z.output<O['ok']> : void;
+/** What the operation answers on success (`undefined` when it has no body). */
+export type OperationAnswer<O extends Operation> = O['ok'] extends z.ZodType ? z.output<O['ok']> : undefined;
