@@ -1,11 +1,10 @@
-import type { ConsoleSession, MessageResponse } from '@inlay/contract';
+import type { MessageResponse } from '@inlay/contract';
+import { call } from './call.ts';
 import { type ServerClient, serverRoutes } from './server.ts';
 import { createTransport, type TransportOptions } from './transport.ts';
 
 /** The header a console session's writes carry (its CSRF token). */
 export const CSRF_HEADER = 'x-inlay-csrf';
-
-type Data<T> = { data: T };
 
 /**
  * The console's sign-in (`/console/session`): an API key traded for an httpOnly cookie the browser keeps and
@@ -15,10 +14,9 @@ export function consoleSessions(opts: TransportOptions) {
   const r = createTransport(opts);
   return {
     /** `POST /console/session {apiKey}`: sets the cookie; the key is not kept anywhere. */
-    signIn: (apiKey: string) =>
-      r<Data<ConsoleSession>>('POST', '/console/session', { body: { apiKey } }).then((x) => x.data),
+    signIn: (apiKey: string) => call(r, 'POST /console/session', { body: { apiKey } }).then((x) => x.data),
     /** `GET /console/session`: this browser's session, or null when signed out. */
-    current: () => r<Data<ConsoleSession | null>>('GET', '/console/session').then((x) => x.data),
+    current: () => call(r, 'GET /console/session').then((x) => x.data),
     /** `DELETE /console/session`: revokes it and clears the cookie. */
     signOut: (csrfToken: string) =>
       createTransport({ ...opts, headers: { ...opts.headers, 'x-inlay-csrf': csrfToken } })<MessageResponse>(

@@ -1,30 +1,18 @@
 import type {
-  Connector,
-  ConnectorAction,
   ConnectorCategory,
   CreateCredentialBody,
   CreateInstallationBody,
   CreateOAuthCredentialBody,
-  Credential,
   ExecutionStatus,
-  Installation,
-  Integration,
-  LogEntry,
-  MessageResponse,
-  OAuthStartResponse,
-  OptionItem,
   ReplaceCredentialBody,
-  RerunResponse,
   RunEventBody,
-  RunResponse,
   RunWorkflowBody,
   ToggleWorkflowBody,
   UpdateCredentialBody,
   UpdateInstallationBody,
-  User,
-  Workflow,
 } from '@inlay/contract';
-import { type CallOptions, type Request, seg } from './transport.ts';
+import { call } from './call.ts';
+import type { CallOptions, Request } from './transport.ts';
 
 /** `userId` names the user with an API key; with a user token it may be left out (the token names the user). */
 export interface UserScope {
@@ -50,73 +38,79 @@ export function userRoutes(r: Request) {
   return {
     users: {
       /** `GET /users/{userId}` */
-      get: (userId: string, o?: CallOptions) => unwrap(r<Data<User>>('GET', `/users/${seg(userId)}`, o)),
+      get: (userId: string, o?: CallOptions) =>
+        unwrap(call(r, 'GET /users/{userId}', { params: { userId }, ...o })),
       /** `DELETE /users/{userId}/logs`: hard-deletes every execution of the user. Irreversible. */
-      deleteLogs: (userId: string) => r<MessageResponse>('DELETE', `/users/${seg(userId)}/logs`),
+      deleteLogs: (userId: string) => call(r, 'DELETE /users/{userId}/logs', { params: { userId } }),
     },
     integrations: {
       /** `GET /integrations` */
-      list: (o?: CallOptions) => unwrap(r<Data<Integration[]>>('GET', '/integrations', o)),
+      list: (o?: CallOptions) => unwrap(call(r, 'GET /integrations', o)),
     },
     workflows: {
       /** `GET /workflows`: every workflow of the account with `installed`/`active` for the user. */
       list: (q: UserScope & { integrationId?: string } = {}, o?: CallOptions) =>
-        unwrap(r<Data<Workflow[]>>('GET', '/workflows', { ...o, query: q })),
+        unwrap(call(r, 'GET /workflows', { ...o, query: q })),
       /** `GET /workflows/{workflowId}` */
       get: (workflowId: string, q: UserScope = {}, o?: CallOptions) =>
-        unwrap(r<Data<Workflow>>('GET', `/workflows/${seg(workflowId)}`, { ...o, query: q })),
+        unwrap(call(r, 'GET /workflows/{workflowId}', { params: { workflowId }, ...o, query: q })),
       /** `GET /workflows/{workflowId}/logs` */
       logs: (workflowId: string, q: LogsParams = {}, o?: CallOptions) =>
-        unwrap(r<Data<LogEntry[]>>('GET', `/workflows/${seg(workflowId)}/logs`, { ...o, query: q })),
+        unwrap(call(r, 'GET /workflows/{workflowId}/logs', { params: { workflowId }, ...o, query: q })),
       /** `GET /workflows/{workflowId}/logs/{executionId}`: one run. */
       log: (workflowId: string, executionId: string, q: UserScope = {}, o?: CallOptions) =>
         unwrap(
-          r<Data<LogEntry>>('GET', `/workflows/${seg(workflowId)}/logs/${seg(executionId)}`, {
+          call(r, 'GET /workflows/{workflowId}/logs/{executionId}', {
+            params: { workflowId, executionId },
             ...o,
             query: q,
           }),
         ),
       /** `PUT /workflows/activate` */
-      activate: (body: ToggleWorkflowBody) => r<MessageResponse>('PUT', '/workflows/activate', { body }),
+      activate: (body: ToggleWorkflowBody) => call(r, 'PUT /workflows/activate', { body }),
       /** `PUT /workflows/deactivate` */
-      deactivate: (body: ToggleWorkflowBody) => r<MessageResponse>('PUT', '/workflows/deactivate', { body }),
+      deactivate: (body: ToggleWorkflowBody) => call(r, 'PUT /workflows/deactivate', { body }),
       /** `POST /workflows/{workflowId}/rerun/{executionId}` */
       rerun: (workflowId: string, executionId: string, q: UserScope = {}) =>
-        r<RerunResponse>('POST', `/workflows/${seg(workflowId)}/rerun/${seg(executionId)}`, { query: q }),
+        call(r, 'POST /workflows/{workflowId}/rerun/{executionId}', {
+          params: { workflowId, executionId },
+          query: q,
+        }),
     },
     runs: {
       /** `POST /run/workflow` */
-      workflow: (body: RunWorkflowBody) => r<RunResponse>('POST', '/run/workflow', { body }),
+      workflow: (body: RunWorkflowBody) => call(r, 'POST /run/workflow', { body }),
       /** `POST /run/event` */
-      event: (body: RunEventBody) => r<RunResponse>('POST', '/run/event', { body }),
+      event: (body: RunEventBody) => call(r, 'POST /run/event', { body }),
     },
     installations: {
       /** `GET /installations`; `attention: 'true'` keeps those that need an account or a reconnect. */
       list: (q: UserScope & { attention?: 'true' | 'false' } = {}, o?: CallOptions) =>
-        unwrap(r<Data<Installation[]>>('GET', '/installations', { ...o, query: q })),
+        unwrap(call(r, 'GET /installations', { ...o, query: q })),
       /** `GET /installations/{installationId}` */
       get: (installationId: string, q: UserScope = {}, o?: CallOptions) =>
-        unwrap(r<Data<Installation>>('GET', `/installations/${seg(installationId)}`, { ...o, query: q })),
+        unwrap(
+          call(r, 'GET /installations/{installationId}', { params: { installationId }, ...o, query: q }),
+        ),
       /** `POST /installations` */
-      create: (body: CreateInstallationBody) =>
-        unwrap(r<Data<Installation>>('POST', '/installations', { body })),
+      create: (body: CreateInstallationBody) => unwrap(call(r, 'POST /installations', { body })),
       /** `PATCH /installations/{installationId}` */
       update: (installationId: string, body: UpdateInstallationBody) =>
-        unwrap(r<Data<Installation>>('PATCH', `/installations/${seg(installationId)}`, { body })),
+        unwrap(call(r, 'PATCH /installations/{installationId}', { params: { installationId }, body })),
       /** `DELETE /installations/{installationId}`; credentials stay unless `deleteCredentials`. */
       delete: (installationId: string, q: UserScope & { deleteCredentials?: boolean } = {}) =>
-        r<MessageResponse>('DELETE', `/installations/${seg(installationId)}`, { query: q }),
+        call(r, 'DELETE /installations/{installationId}', { params: { installationId }, query: q }),
     },
     connectors: {
       /** `GET /connectors` */
       list: (q: { category?: ConnectorCategory } = {}, o?: CallOptions) =>
-        unwrap(r<Data<Connector[]>>('GET', '/connectors', { ...o, query: q })),
+        unwrap(call(r, 'GET /connectors', { ...o, query: q })),
       /** `GET /connectors/{connector}/actions` */
       actions: (connector: string, o?: CallOptions) =>
-        unwrap(r<Data<ConnectorAction[]>>('GET', `/connectors/${seg(connector)}/actions`, o)),
+        unwrap(call(r, 'GET /connectors/{connector}/actions', { params: { connector }, ...o })),
       /** `GET /connectors/{connector}/icon.svg`: the SVG markup (public; `<img>` can use the URL directly). */
       icon: (connector: string, o?: CallOptions) =>
-        r<string>('GET', `/connectors/${seg(connector)}/icon.svg`, o),
+        call(r, 'GET /connectors/{connector}/icon.svg', { params: { connector }, ...o }),
       /** `GET /connectors/{connector}/options/{source}`: dynamic options from the provider. */
       options: (
         connector: string,
@@ -125,7 +119,8 @@ export function userRoutes(r: Request) {
         o?: CallOptions,
       ) =>
         unwrap(
-          r<Data<OptionItem[]>>('GET', `/connectors/${seg(connector)}/options/${seg(source)}`, {
+          call(r, 'GET /connectors/{connector}/options/{source}', {
+            params: { connector, source },
             ...o,
             query: q,
           }),
@@ -134,30 +129,30 @@ export function userRoutes(r: Request) {
     credentials: {
       /** `GET /credentials` (never the secret) */
       list: (q: UserScope & { connector?: string } = {}, o?: CallOptions) =>
-        unwrap(r<Data<Credential[]>>('GET', '/credentials', { ...o, query: q })),
+        unwrap(call(r, 'GET /credentials', { ...o, query: q })),
       /** `GET /credentials/{credentialId}`: poll it while an OAuth connection is `pending`. */
       get: (credentialId: string, q: UserScope = {}, o?: CallOptions) =>
-        unwrap(r<Data<Credential>>('GET', `/credentials/${seg(credentialId)}`, { ...o, query: q })),
+        unwrap(call(r, 'GET /credentials/{credentialId}', { params: { credentialId }, ...o, query: q })),
       /** `POST /credentials`: an API-key or basic credential, checked with the provider first. */
-      create: (body: CreateCredentialBody) => unwrap(r<Data<Credential>>('POST', '/credentials', { body })),
+      create: (body: CreateCredentialBody) => unwrap(call(r, 'POST /credentials', { body })),
       /** `POST /credentials/oauth` → `{credentialId, authorizeUrl}` */
-      startOAuth: (body: CreateOAuthCredentialBody) =>
-        r<OAuthStartResponse>('POST', '/credentials/oauth', { body }),
+      startOAuth: (body: CreateOAuthCredentialBody) => call(r, 'POST /credentials/oauth', { body }),
       /** `POST /credentials/{credentialId}/test`: re-tests now, records `status` and `accountLabel`. */
       test: (credentialId: string, q: UserScope = {}) =>
-        unwrap(r<Data<Credential>>('POST', `/credentials/${seg(credentialId)}/test`, { query: q })),
+        unwrap(call(r, 'POST /credentials/{credentialId}/test', { params: { credentialId }, query: q })),
       /** `PUT /credentials/{credentialId}`: new API-key or basic secrets, in place, once they pass the test. */
       replace: (credentialId: string, body: ReplaceCredentialBody) =>
-        unwrap(r<Data<Credential>>('PUT', `/credentials/${seg(credentialId)}`, { body })),
+        unwrap(call(r, 'PUT /credentials/{credentialId}', { params: { credentialId }, body })),
       /** `PATCH /credentials/{credentialId}` `{label}`: renames. */
       rename: (credentialId: string, body: UpdateCredentialBody) =>
-        unwrap(r<Data<Credential>>('PATCH', `/credentials/${seg(credentialId)}`, { body })),
+        unwrap(call(r, 'PATCH /credentials/{credentialId}', { params: { credentialId }, body })),
       /**
        * `DELETE /credentials/{credentialId}`: a 409 names the installations using it unless `detach: true`
        * removes it from them.
        */
       delete: (credentialId: string, q: UserScope & { detach?: boolean } = {}) =>
-        r<MessageResponse>('DELETE', `/credentials/${seg(credentialId)}`, {
+        call(r, 'DELETE /credentials/{credentialId}', {
+          params: { credentialId },
           query: { ...q, ...(q.detach !== undefined ? { detach: String(q.detach) } : {}) },
         }),
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { CursorQuery, IsoDateTime, intQuery, keysetPage, LIMITS, Uuid } from './common.ts';
+import { CursorQuery, dataOf, IsoDateTime, intQuery, keysetPage, LIMITS, Uuid } from './common.ts';
 import { LogEntry, RUN_TRIGGER_TYPES, statusList } from './logs.ts';
+import { defineOperations, idParams } from './operation.ts';
 
 /** Most executions one page of `GET /executions` returns. */
 export const EXECUTIONS_PAGE_MAX = 100;
@@ -110,3 +111,37 @@ export const ExecutionStats = z
   })
   .meta({ id: 'ExecutionStats' });
 export type ExecutionStats = z.infer<typeof ExecutionStats>;
+
+/** The accountExecution operations of the REST API, keyed by operationId. */
+export const accountExecutionOperations = defineOperations({
+  listExecutions: {
+    method: 'get',
+    path: '/executions',
+    summary:
+      "The account's runs across users, newest first; keyset pages (`cursor` is the previous page's `nextCursor`)",
+    tag: 'Executions',
+    auth: 'key',
+    query: ExecutionsQuery,
+    ok: ExecutionsPage,
+    notFound: false,
+  },
+  getExecution: {
+    method: 'get',
+    path: '/executions/{executionId}',
+    summary: "One run of any user of the account: trigger data, each step's input, output and error",
+    tag: 'Executions',
+    auth: 'key',
+    params: idParams('executionId'),
+    ok: dataOf(AccountExecution),
+  },
+  executionStats: {
+    method: 'get',
+    path: '/stats/executions',
+    summary: 'Runs per hour or day by status over a window, the error rate and the slowest workflows (p95)',
+    tag: 'Executions',
+    auth: 'key',
+    query: ExecutionStatsQuery,
+    ok: dataOf(ExecutionStats),
+    notFound: false,
+  },
+});

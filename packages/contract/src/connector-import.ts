@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { LIMITS } from './common.ts';
+import { dataOf, LIMITS } from './common.ts';
 import { Connector } from './connectors.ts';
 import { DeclarativeConnector } from './custom-connectors.ts';
+import { defineOperations } from './operation.ts';
 
 const fields = DeclarativeConnector.shape;
 
@@ -65,3 +66,31 @@ export const ImportConnectorResponse = z
   })
   .meta({ id: 'ImportConnectorResponse' });
 export type ImportConnectorResponse = z.infer<typeof ImportConnectorResponse>;
+
+/** The connectorImport operations of the REST API, keyed by operationId. */
+export const connectorImportOperations = defineOperations({
+  importConnector: {
+    method: 'post',
+    path: '/connectors/import',
+    summary: 'Draft a custom connector from an OpenAPI document',
+    tag: 'Connectors',
+    auth: 'key',
+    query: ImportConnectorQuery,
+    body: ImportConnectorBody,
+    ok: dataOf(ImportConnectorResponse),
+    notFound: false,
+    extra: {
+      '201': {
+        description:
+          "With `?create=true`: the draft was created as one of the account's connectors (`connector`)",
+        content: { 'application/json': { schema: dataOf(ImportConnectorResponse) } },
+      },
+    },
+    problems: {
+      '409':
+        'With `?create=true`: the account already has a connector with this id, or the id is a built-in connector',
+      '422':
+        'The document cannot be imported: not YAML or JSON, not OpenAPI 3.0/3.1 or Swagger 2.0 (`rule: version`), no `paths`, a `$ref` outside the document (`rule: external_ref`), no absolute server and no `baseUrl`, an unknown entry in `operations`, or more than 200 operations without `operations`; with `?create=true`, the egress policy refuses its `baseUrl` (`code: egress_denied`). `errors[0]` names the field and the rule',
+    },
+  },
+});

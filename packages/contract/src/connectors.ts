@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IsoDateTime, LIMITS, Uuid } from './common.ts';
+import { dataOf, IsoDateTime, LIMITS, listOf, Uuid } from './common.ts';
+import { defineOperations } from './operation.ts';
 
 export const AUTH_TYPES = ['oauth2', 'apiKey', 'basic', 'none'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
@@ -130,3 +131,78 @@ export const OAuthApp = z
   })
   .meta({ id: 'OAuthApp' });
 export type OAuthApp = z.infer<typeof OAuthApp>;
+
+/** The connector operations of the REST API, keyed by operationId. */
+export const connectorOperations = defineOperations({
+  listConnectors: {
+    method: 'get',
+    path: '/connectors',
+    summary: 'The connector catalog',
+    tag: 'Connectors',
+    auth: 'user',
+    query: ConnectorsQuery,
+    ok: listOf(Connector),
+    notFound: false,
+  },
+  listConnectorActions: {
+    method: 'get',
+    path: '/connectors/{connector}/actions',
+    summary: "A connector's actions",
+    tag: 'Connectors',
+    auth: 'user',
+    params: z.object({ connector: z.string() }),
+    ok: listOf(ConnectorAction),
+  },
+  getConnectorIcon: {
+    method: 'get',
+    path: '/connectors/{connector}/icon.svg',
+    summary: 'Connector icon',
+    tag: 'Connectors',
+    auth: 'none',
+    params: z.object({ connector: z.string() }),
+    query: z.object({
+      key: z
+        .string()
+        .optional()
+        .meta({ description: "A custom connector's icon key, as its `icon` URL has it" }),
+    }),
+    ok: z.string(),
+    content: 'image/svg+xml',
+  },
+  getConnectorOptions: {
+    method: 'get',
+    path: '/connectors/{connector}/options/{source}',
+    summary: 'Dynamic options from the provider',
+    tag: 'Connectors',
+    auth: 'user',
+    params: z.object({ connector: z.string(), source: z.string() }),
+    query: OptionsQuery,
+    ok: listOf(OptionItem),
+    problems: {
+      '422':
+        'The provider rejected the credential, the credential needs reconnecting (`code: credential_needs_reconnect`), or the egress policy refused the host its settings name (`code: egress_denied`)',
+      '502': 'The provider could not be reached or failed',
+    },
+  },
+  getOAuthApp: {
+    method: 'get',
+    path: '/connectors/{connector}/oauth-app',
+    summary:
+      "The account's OAuth app for a connector (never its secret); `data` is null while none is registered",
+    tag: 'Connectors',
+    auth: 'key',
+    params: z.object({ connector: z.string() }),
+    ok: dataOf(OAuthApp.nullable()),
+  },
+  putOAuthApp: {
+    method: 'put',
+    path: '/connectors/{connector}/oauth-app',
+    summary: "Register the account's OAuth app",
+    tag: 'Connectors',
+    auth: 'key',
+    params: z.object({ connector: z.string() }),
+    body: OAuthAppBody,
+    ok: dataOf(OAuthApp),
+    problems: { '422': 'The connector does not use OAuth' },
+  },
+});

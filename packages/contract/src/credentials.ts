@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { IsoDateTime, intQuery, LIMITS, UserRef, Uuid } from './common.ts';
+import { dataOf, IsoDateTime, intQuery, LIMITS, listOf, MessageResponse, UserRef, Uuid } from './common.ts';
 import { AUTH_TYPES } from './connectors.ts';
+import { defineOperations, idParams, type Operation, userQuery } from './operation.ts';
+import { Problem } from './problem.ts';
 
 /**
  * `needs_reconnect`: the provider refuses the credential (a revoked token, a refresh that failed with
@@ -155,4 +157,202 @@ export const CredentialInUse = z.object({
   workflows: z
     .array(z.object({ workflowId: Uuid, name: z.string() }))
     .meta({ description: 'Additive. The workflows of those installations, by name' }),
+});
+
+/**
+ * An OAuth redirect target (the shared one or a connector's own): exchanges the code, then answers the popup's
+ * page or redirects to `redirectUri`. `refused` says which other flows it refuses with rule `callback`.
+ */
+const oauthCallback = (o: {
+  target: string;
+  refused: string;
+  params?: z.ZodObject;
+}): Omit<Operation, 'method' | 'path'> => ({
+  summary: `${o.target}: exchanges the code, then answers the popup's page (postMessage + BroadcastChannel) or redirects to \`redirectUri\` with \`credentialId\` and \`status\``,
+  tag: 'Credentials',
+  auth: 'none',
+  ...(o.params ? { params: o.params } : {}),
+  query: z.object({
+    state: z.string(),
+    code: z.string().optional(),
+    error: z.string().optional(),
+    error_description: z.string().optional(),
+  }),
+  ok: z.string(),
+  content: 'text/html',
+  notFound: false,
+  extra: {
+    '302': {
+      description: 'Not a popup: redirects to `redirectUri` with `credentialId`, `status` and `reason`',
+      headers: { location: { required: true, schema: { type: 'string', format: 'uri' } } },
+    },
+    '400': {
+      description: `Unknown, used or expired \`state\`, a browser without the cookie the start link set (rule \`browser\`), or ${o.refused}; nothing is connected: a page saying so to a browser, else a problem naming \`query.state\``,
+      content: {
+        'text/html': { schema: { type: 'string' } },
+        'application/problem+json': { schema: Problem },
+      },
+    },
+  },
+});
+
+/** The credential operations of the REST API, keyed by operationId. */
+export const credentialOperations = defineOperations({
+  listAccountCredentials: {
+    method: 'get',
+    path: '/account/credentials',
+    summary:
+      "Every user's credentials, most recent status change first; `?status=needs_reconnect` lists the connections to repair",
+    tag: 'Credentials',
+    auth: 'key',
+    query: AccountCredentialsQuery,
+    ok: listOf(AccountCredential),
+    notFound: false,
+  },
+  listCredentials: {
+    method: 'get',
+    path: '/credentials',
+    summary: "A user's credentials",
+    tag: 'Credentials',
+    auth: 'user',
+    query: CredentialsQuery,
+    ok: listOf(Credential),
+  },
+  createCredential: {
+    method: 'post',
+    path: '/credentials',
+    summary: 'Store an API-key or basic credential',
+    tag: 'Credentials',
+    auth: 'user',
+    body: CreateCredentialBody,
+    ok: dataOf(Credential),
+    status: '201',
+    problems: {
+      '422':
+        'Unknown connector, a connector that does not take this kind of credential, the provider rejected the credential, or the egress policy refused its host (`code: egress_denied`)',
+      '502': 'The provider could not be reached to check the credential',
+    },
+  },
+  startOAuth: {
+    method: 'post',
+    path: '/credentials/oauth',
+    summary: 'Start an OAuth connection',
+    tag: 'Credentials',
+    auth: 'user',
+    body: CreateOAuthCredentialBody,
+    ok: OAuthStartResponse,
+    status: '201',
+    problems: {
+      '422':
+        'Unknown connector, a connector without OAuth, no OAuth app registered for it, an authorize endpoint its settings cannot form, a `redirectUri` or popup origin not allowed (`allowed_origin`), or a `credentialId` (reconnect in place) of another connector',
+    },
+  },
+  getCredential: {
+    method: 'get',
+    path: '/credentials/{credentialId}',
+    summary: 'Get a credential',
+    tag: 'Credentials',
+    auth: 'user',
+    params: idParams('credentialId'),
+    query: userQuery,
+    ok: dataOf(Credential),
+  },
+  replaceCredential: {
+    method: 'put',
+    path: '/credentials/{credentialId}',
+    summary: 'Replace the secrets of an API-key or basic credential in place, once they pass the test',
+    tag: 'Credentials',
+    auth: 'user',
+    params: idParams('credentialId'),
+    body: ReplaceCredentialBody,
+    ok: dataOf(Credential),
+    problems: {
+      '422':
+        'The provider rejected the new secrets, the egress policy refused its host, or the credential uses OAuth (reconnect it instead)',
+      '502': 'The provider could not be reached to check the secrets',
+    },
+  },
+  renameCredential: {
+    method: 'patch',
+    path: '/credentials/{credentialId}',
+    summary: 'Rename a credential',
+    tag: 'Credentials',
+    auth: 'user',
+    params: idParams('credentialId'),
+    body: UpdateCredentialBody,
+    ok: dataOf(Credential),
+  },
+  deleteCredential: {
+    method: 'delete',
+    path: '/credentials/{credentialId}',
+    summary: 'Delete a credential',
+    tag: 'Credentials',
+    auth: 'user',
+    params: idParams('credentialId'),
+    query: DeleteCredentialQuery,
+    ok: MessageResponse,
+    problems: {
+      '409':
+        'Installations use the credential: `installationIds` and `workflows` name them; delete with `?detach=true` to remove it from them (each then has `attention.code` `needs_credential` and an `installation.needs_credential` event is sent)',
+    },
+  },
+  testCredential: {
+    method: 'post',
+    path: '/credentials/{credentialId}/test',
+    summary:
+      'Test a credential now: refreshes an OAuth token when due or refused, records `status` and `accountLabel`',
+    tag: 'Credentials',
+    auth: 'user',
+    params: idParams('credentialId'),
+    query: userQuery,
+    ok: dataOf(Credential),
+    problems: { '502': 'The provider could not be reached; the status is unchanged' },
+  },
+  oauthStart: {
+    method: 'get',
+    path: '/oauth/start',
+    summary:
+      "The `authorizeUrl` of `POST /credentials/oauth`: sets the flow's browser cookie (httpOnly, SameSite=Lax, path `/oauth`) and redirects to the provider's consent page. Single use: another browser gets a 400 page; the browser that opened it may open it again",
+    tag: 'Credentials',
+    auth: 'none',
+    query: z.object({ flow: z.string() }),
+    ok: null,
+    status: '302',
+    notFound: false,
+    extra: {
+      '302': {
+        description: "To the provider's consent page, with the flow's cookie set",
+        headers: {
+          location: { required: true, schema: { type: 'string', format: 'uri' } },
+          'set-cookie': { required: true, schema: { type: 'string' } },
+        },
+      },
+      '400': {
+        description:
+          'Missing, unknown, used or expired `flow`, or a link already opened in another browser: a page saying so to a browser, else a problem naming `query.flow`',
+        content: {
+          'text/html': { schema: { type: 'string' } },
+          'application/problem+json': { schema: Problem },
+        },
+      },
+    },
+  },
+  oauthCallback: {
+    method: 'get',
+    path: '/oauth/callback',
+    ...oauthCallback({
+      target: 'The one OAuth redirect target of every connector, with `INLAY_OAUTH_SHARED_REDIRECT=true`',
+      refused: "a flow whose callback is its connector's own (rule `callback`)",
+    }),
+  },
+  oauthConnectorCallback: {
+    method: 'get',
+    path: '/oauth/callback/{connector}',
+    ...oauthCallback({
+      target: "A connector's own OAuth redirect target (the default; see `INLAY_OAUTH_SHARED_REDIRECT`)",
+      refused:
+        'a flow of another connector (rule `callback`, an authorization server mix-up: its code is not exchanged)',
+      params: z.object({ connector: z.string() }),
+    }),
+  },
 });

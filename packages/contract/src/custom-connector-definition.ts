@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { IsoDateTime, intQuery } from './common.ts';
+import { dataOf, IsoDateTime, intQuery } from './common.ts';
 import { DeclarativeConnector } from './custom-connectors.ts';
+import { defineOperations } from './operation.ts';
 
 export const CustomConnectorDefinitionQuery = z
   .object({
@@ -22,3 +23,17 @@ export const CustomConnectorDefinition = z
   })
   .meta({ id: 'CustomConnectorDefinition' });
 export type CustomConnectorDefinition = z.infer<typeof CustomConnectorDefinition>;
+
+/** The customConnectorDefinition operations of the REST API, keyed by operationId. */
+export const customConnectorDefinitionOperations = defineOperations({
+  getConnectorDefinition: {
+    method: 'get',
+    path: '/connectors/{connector}/definition',
+    summary: "The stored definition of one of the account's own connectors, current or an earlier version",
+    tag: 'Connectors',
+    auth: 'key',
+    params: z.object({ connector: z.string() }),
+    query: CustomConnectorDefinitionQuery,
+    ok: dataOf(CustomConnectorDefinition),
+  },
+});

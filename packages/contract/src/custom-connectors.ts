@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { LIMITS } from './common.ts';
-import { CONNECTOR_CATEGORIES, CredentialField } from './connectors.ts';
+import { dataOf, LIMITS, MessageResponse } from './common.ts';
+import { CONNECTOR_CATEGORIES, Connector, CredentialField } from './connectors.ts';
+import { defineOperations } from './operation.ts';
 
 const Slug = z
   .string()
@@ -259,3 +260,47 @@ export const DeclarativeConnector = z
   })
   .meta({ id: 'DeclarativeConnector' });
 export type DeclarativeConnector = z.infer<typeof DeclarativeConnector>;
+
+/** The customConnector operations of the REST API, keyed by operationId. */
+export const customConnectorOperations = defineOperations({
+  createConnector: {
+    method: 'post',
+    path: '/connectors',
+    summary: "Create one of the account's own connectors from a declarative definition",
+    tag: 'Connectors',
+    auth: 'key',
+    body: DeclarativeConnector,
+    ok: dataOf(Connector),
+    status: '201',
+    notFound: false,
+    problems: {
+      '409': 'The account already has a connector with this id, or the id is a built-in connector',
+      '422': "The egress policy refuses the definition's `baseUrl` (`code: egress_denied`)",
+    },
+  },
+  updateConnector: {
+    method: 'put',
+    path: '/connectors/{connector}',
+    summary: "Publish a new version of the account's own connector",
+    tag: 'Connectors',
+    auth: 'key',
+    params: z.object({ connector: z.string() }),
+    body: DeclarativeConnector,
+    ok: dataOf(Connector),
+    problems: {
+      '409': 'The new version drops an action or trigger that an installed workflow uses',
+      '422':
+        "The body's `id` is not the connector's, or the egress policy refuses its `baseUrl` (`code: egress_denied`)",
+    },
+  },
+  deleteConnector: {
+    method: 'delete',
+    path: '/connectors/{connector}',
+    summary: "Delete the account's own connector",
+    tag: 'Connectors',
+    auth: 'key',
+    params: z.object({ connector: z.string() }),
+    ok: MessageResponse,
+    problems: { '409': 'A workflow that uses the connector is installed' },
+  },
+});

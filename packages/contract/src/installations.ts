@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { IsoDateTime, LIMITS, UserRef, Uuid } from './common.ts';
+import { dataOf, IsoDateTime, LIMITS, listOf, MessageResponse, UserRef, Uuid } from './common.ts';
 import { FIELD_TYPES } from './definition.ts';
+import { defineOperations, idParams } from './operation.ts';
 import { WorkflowAttention } from './workflows.ts';
 
 export const FieldValue = z.union([
@@ -101,4 +102,66 @@ export const ListInstallationsQuery = InstallationsQuery.extend({
 export const DeleteInstallationQuery = z.object({
   userId: UserRef.optional(),
   deleteCredentials: z.enum(['true', 'false']).optional(),
+});
+
+/** The installation operations of the REST API, keyed by operationId. */
+export const installationOperations = defineOperations({
+  listInstallations: {
+    method: 'get',
+    path: '/installations',
+    summary: 'List installations',
+    tag: 'Installations',
+    auth: 'user',
+    query: ListInstallationsQuery,
+    ok: listOf(Installation),
+  },
+  createInstallation: {
+    method: 'post',
+    path: '/installations',
+    summary: 'Install workflows',
+    tag: 'Installations',
+    auth: 'user',
+    body: CreateInstallationBody,
+    ok: dataOf(Installation),
+    status: '201',
+    problems: {
+      '409': 'A workflow is already installed for the user',
+      '422':
+        'A workflow, credential or field cannot be installed: no such workflow in the account, workflows of different integrations, a missing required field or credential, a value of the wrong type, a credential of another connector',
+    },
+  },
+  getInstallation: {
+    method: 'get',
+    path: '/installations/{installationId}',
+    summary: 'Get an installation',
+    tag: 'Installations',
+    auth: 'user',
+    params: idParams('installationId'),
+    query: InstallationsQuery,
+    ok: dataOf(Installation),
+  },
+  updateInstallation: {
+    method: 'patch',
+    path: '/installations/{installationId}',
+    summary: 'Edit an installation',
+    tag: 'Installations',
+    auth: 'user',
+    params: idParams('installationId'),
+    body: UpdateInstallationBody,
+    ok: dataOf(Installation),
+    problems: {
+      '422':
+        'The values or credentials cannot be installed: a missing required field or credential, a value of the wrong type, a credential of another connector',
+    },
+  },
+  deleteInstallation: {
+    method: 'delete',
+    path: '/installations/{installationId}',
+    summary: 'Uninstall',
+    tag: 'Installations',
+    auth: 'user',
+    params: idParams('installationId'),
+    query: DeleteInstallationQuery,
+    ok: MessageResponse,
+  },
 });

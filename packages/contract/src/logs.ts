@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IsoDateTime, intQuery, LIMITS, UserRef, Uuid } from './common.ts';
+import { dataOf, IsoDateTime, intQuery, LIMITS, listOf, UserRef, Uuid } from './common.ts';
+import { defineOperations, idParams, UuidParam, userQuery } from './operation.ts';
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
@@ -167,3 +168,27 @@ export const LogsQuery = z.object({
   }),
 });
 export type LogsQuery = z.input<typeof LogsQuery>;
+
+/** The log operations of the REST API, keyed by operationId. */
+export const logOperations = defineOperations({
+  getWorkflowLogs: {
+    method: 'get',
+    path: '/workflows/{workflowId}/logs',
+    summary: 'Execution logs of a workflow',
+    tag: 'Workflows',
+    auth: 'user',
+    params: idParams('workflowId'),
+    query: LogsQuery,
+    ok: listOf(LogEntry),
+  },
+  getWorkflowLog: {
+    method: 'get',
+    path: '/workflows/{workflowId}/logs/{executionId}',
+    summary: 'One execution log entry',
+    tag: 'Workflows',
+    auth: 'user',
+    params: z.object({ workflowId: UuidParam, executionId: UuidParam }),
+    query: userQuery,
+    ok: dataOf(LogEntry),
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IsoDateTime, LIMITS, Name, Text, Uuid } from './common.ts';
+import { dataOf, IsoDateTime, LIMITS, listOf, MessageResponse, Name, Text, Uuid } from './common.ts';
+import { defineOperations, idParams } from './operation.ts';
 
 const SlugList = z.array(z.string().min(1).max(128)).max(LIMITS.array);
 
@@ -71,3 +72,55 @@ export const CreateMcpServerResponse = z
   })
   .meta({ id: 'CreateMcpServerResponse' });
 export type CreateMcpServerResponse = z.infer<typeof CreateMcpServerResponse>;
+
+/** The mcpServer operations of the REST API, keyed by operationId. */
+export const mcpServerOperations = defineOperations({
+  listMcpServers: {
+    method: 'get',
+    path: '/mcp-servers',
+    summary: 'List MCP servers',
+    tag: 'MCP',
+    auth: 'key',
+    ok: listOf(McpServer),
+    notFound: false,
+  },
+  createMcpServer: {
+    method: 'post',
+    path: '/mcp-servers',
+    summary: 'Create an MCP server',
+    tag: 'MCP',
+    auth: 'key',
+    body: CreateMcpServerBody,
+    ok: CreateMcpServerResponse,
+    status: '201',
+    notFound: false,
+    problems: {
+      '422':
+        'A restriction names a connector the account does not have, an action the connector does not have, or no MCP tool (`field` points at the entry)',
+    },
+  },
+  updateMcpServer: {
+    method: 'patch',
+    path: '/mcp-servers/{serverId}',
+    summary:
+      'Rename an MCP server or change its restrictions; the MCP endpoint applies them from the next request, on every node',
+    tag: 'MCP',
+    auth: 'key',
+    params: idParams('serverId'),
+    body: UpdateMcpServerBody,
+    ok: dataOf(McpServer),
+    problems: {
+      '422':
+        'A restriction names a connector the account does not have, an action the connector does not have, or no MCP tool (`field` points at the entry)',
+    },
+  },
+  deleteMcpServer: {
+    method: 'delete',
+    path: '/mcp-servers/{serverId}',
+    summary: 'Delete an MCP server',
+    tag: 'MCP',
+    auth: 'key',
+    params: idParams('serverId'),
+    ok: MessageResponse,
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CursorQuery, IsoDateTime, intQuery, keysetPage, LIMITS, Uuid } from './common.ts';
+import { defineOperations } from './operation.ts';
 
 /**
  * What made a provider call: a run's step, the proxy, an app trigger's poll, an option list, a connection test, an
@@ -73,3 +74,17 @@ export type ProviderCall = z.infer<typeof ProviderCall>;
 
 export const ProviderCallsPage = keysetPage(ProviderCall, 'ProviderCallsPage');
 export type ProviderCallsPage = z.infer<typeof ProviderCallsPage>;
+
+/** The providerCall operations of the REST API, keyed by operationId. */
+export const providerCallOperations = defineOperations({
+  listProviderCalls: {
+    method: 'get',
+    path: '/provider-calls',
+    summary:
+      "The account's calls to providers (steps, proxy calls, polls, option lists, connection tests), newest first; keyset pages. Never headers or bodies",
+    tag: 'Executions',
+    auth: 'key',
+    query: ProviderCallsQuery,
+    ok: ProviderCallsPage,
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LIMITS } from './common.ts';
+import { dataOf, LIMITS } from './common.ts';
+import { defineOperations } from './operation.ts';
 
 /** At most this many allowed origins per account. */
 export const MAX_ALLOWED_ORIGINS = 100;
@@ -56,3 +57,27 @@ export const UpdateAccountSettingsBody = z
   })
   .meta({ id: 'UpdateAccountSettingsBody' });
 export type UpdateAccountSettingsBody = z.infer<typeof UpdateAccountSettingsBody>;
+
+/** The settings operations of the REST API, keyed by operationId. */
+export const settingsOperations = defineOperations({
+  getSettings: {
+    method: 'get',
+    path: '/settings',
+    summary: "The account's settings",
+    tag: 'Account',
+    auth: 'key',
+    ok: dataOf(AccountSettings),
+    notFound: false,
+  },
+  putSettings: {
+    method: 'put',
+    path: '/settings',
+    summary:
+      "Change the account's settings: each one given (allowed origins, log retention) is replaced, the others are kept",
+    tag: 'Account',
+    auth: 'key',
+    body: UpdateAccountSettingsBody,
+    ok: dataOf(AccountSettings),
+    notFound: false,
+  },
+});

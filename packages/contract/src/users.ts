@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { IsoDateTime, intQuery, LIMITS, Uuid } from './common.ts';
+import { dataOf, IsoDateTime, intQuery, LIMITS, listOf, MessageResponse, Uuid } from './common.ts';
+import { defineOperations, userPath, userQuery } from './operation.ts';
+import { UserToken } from './tokens.ts';
 
 export const Username = z
   .string()
@@ -45,4 +47,79 @@ export const UsersQuery = z.object({
     description:
       'Only users whose id is this UUID, or whose username or full name contains it (case-insensitive)',
   }),
+});
+
+/** The user operations of the REST API, keyed by operationId. */
+export const userOperations = defineOperations({
+  listUsers: {
+    method: 'get',
+    path: '/users',
+    summary: 'List users, oldest first',
+    tag: 'Users',
+    auth: 'key',
+    query: UsersQuery,
+    ok: listOf(User),
+    notFound: false,
+  },
+  createUser: {
+    method: 'post',
+    path: '/users',
+    summary: 'Create a user',
+    tag: 'Users',
+    auth: 'key',
+    body: CreateUserBody,
+    ok: CreateUserResponse,
+    status: '201',
+    notFound: false,
+    problems: { '409': 'A user with this username already exists in the account' },
+  },
+  getUser: {
+    method: 'get',
+    path: '/users/{userId}',
+    summary: 'Get a user',
+    tag: 'Users',
+    auth: 'user',
+    params: userPath,
+    ok: dataOf(User),
+  },
+  updateUser: {
+    method: 'put',
+    path: '/users/{userId}',
+    summary: 'Update a user',
+    tag: 'Users',
+    auth: 'key',
+    params: userPath,
+    body: UpdateUserBody,
+    ok: dataOf(User),
+    problems: { '409': 'A user with this username already exists in the account' },
+  },
+  deleteUser: {
+    method: 'delete',
+    path: '/users/{userId}',
+    summary: 'Delete a user and all their data',
+    tag: 'Users',
+    auth: 'key',
+    params: userPath,
+    ok: MessageResponse,
+  },
+  getUserToken: {
+    method: 'get',
+    path: '/users/{userId}/token',
+    summary: 'Mint a user JWT',
+    tag: 'Users',
+    auth: 'key',
+    params: userPath,
+    query: userQuery,
+    ok: UserToken,
+  },
+  deleteUserLogs: {
+    method: 'delete',
+    path: '/users/{userId}/logs',
+    summary: 'Hard-delete every execution of the user',
+    tag: 'Users',
+    auth: 'user',
+    params: userPath,
+    query: userQuery,
+    ok: MessageResponse,
+  },
 });

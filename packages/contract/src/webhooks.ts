@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { CursorQuery, IsoDateTime, intQuery, keysetPage, LIMITS, Uuid } from './common.ts';
+import {
+  CursorQuery,
+  IsoDateTime,
+  intQuery,
+  keysetPage,
+  LIMITS,
+  listOf,
+  MessageResponse,
+  Uuid,
+} from './common.ts';
+import { defineOperations, idParams } from './operation.ts';
 
 /** Events an account's webhook endpoints may subscribe to. */
 export const WEBHOOK_EVENTS = [
@@ -109,3 +119,58 @@ export const WebhookPayload = z
   })
   .meta({ id: 'WebhookPayload' });
 export type WebhookPayload = z.infer<typeof WebhookPayload>;
+
+/** The webhook operations of the REST API, keyed by operationId. */
+export const webhookOperations = defineOperations({
+  listWebhookEndpoints: {
+    method: 'get',
+    path: '/webhook-endpoints',
+    summary: "The account's webhook endpoints (never their secrets)",
+    tag: 'Webhooks',
+    auth: 'key',
+    ok: listOf(WebhookEndpoint),
+  },
+  createWebhookEndpoint: {
+    method: 'post',
+    path: '/webhook-endpoints',
+    summary: 'Subscribe a URL to account events, signed per Standard Webhooks; the secret is shown once',
+    tag: 'Webhooks',
+    auth: 'key',
+    body: CreateWebhookEndpointBody,
+    ok: CreateWebhookEndpointResponse,
+    status: '201',
+    problems: {
+      '409': 'The account has INLAY_MAX_WEBHOOK_ENDPOINTS endpoints already: delete one first',
+      '422': 'The egress policy refuses the URL (`code: egress_denied`)',
+    },
+  },
+  deleteWebhookEndpoint: {
+    method: 'delete',
+    path: '/webhook-endpoints/{webhookEndpointId}',
+    summary: 'Delete a webhook endpoint and its queued deliveries',
+    tag: 'Webhooks',
+    auth: 'key',
+    params: idParams('webhookEndpointId'),
+    ok: MessageResponse,
+  },
+  listAccountWebhookDeliveries: {
+    method: 'get',
+    path: '/webhook-deliveries',
+    summary:
+      "The deliveries to every endpoint of the account (or one, `webhookEndpointId`), newest first, in one request (`status=failing`: those that need looking at); keyset pages (`cursor` is the previous page's `nextCursor`)",
+    tag: 'Webhooks',
+    auth: 'key',
+    query: WebhookDeliveriesQuery,
+    ok: AccountWebhookDeliveriesPage,
+    notFound: false,
+  },
+  listWebhookDeliveries: {
+    method: 'get',
+    path: '/webhook-endpoints/{webhookEndpointId}/deliveries',
+    summary: "An endpoint's latest 100 deliveries, newest first: attempts and statuses",
+    tag: 'Webhooks',
+    auth: 'key',
+    params: idParams('webhookEndpointId'),
+    ok: listOf(WebhookDelivery),
+  },
+});

@@ -1,7 +1,19 @@
 import { z } from 'zod';
-import { IsoDateTime, intQuery, LIMITS, Name, Text, UserRef, Uuid } from './common.ts';
+import {
+  dataOf,
+  IsoDateTime,
+  intQuery,
+  LIMITS,
+  listOf,
+  MessageResponse,
+  Name,
+  Text,
+  UserRef,
+  Uuid,
+} from './common.ts';
 import { WorkflowConnector } from './connectors.ts';
 import { ConfigField, TRIGGER_TYPES, WorkflowDefinition } from './definition.ts';
+import { defineOperations, idParams, problem, UuidParam, userQuery } from './operation.ts';
 
 /** What `attention.code` can say, most urgent first. */
 export const ATTENTION_CODES = ['needs_credential', 'needs_reconnect', 'failing'] as const;
@@ -180,3 +192,208 @@ export type RunResponse = z.infer<typeof RunResponse>;
 
 export const RerunResponse = z.object({ executionId: Uuid }).meta({ id: 'RerunResponse' });
 export type RerunResponse = z.infer<typeof RerunResponse>;
+
+const DEFINITION_422 =
+  'The definition names what cannot run: an unknown connector, action or source, a bad template or cron, or an http header the transport owns (`host`, `transfer-encoding`, `proxy-*`, ...)';
+
+/** The workflow operations of the REST API, keyed by operationId. */
+export const workflowOperations = defineOperations({
+  listIntegrations: {
+    method: 'get',
+    path: '/integrations',
+    summary: 'List integrations',
+    tag: 'Authoring',
+    auth: 'user',
+    ok: listOf(Integration),
+    notFound: false,
+  },
+  createIntegration: {
+    method: 'post',
+    path: '/integrations',
+    summary: 'Create an integration',
+    tag: 'Authoring',
+    auth: 'key',
+    body: CreateIntegrationBody,
+    ok: CreateIntegrationResponse,
+    status: '201',
+    notFound: false,
+    problems: { '422': 'No connector has the slug `connector` names' },
+  },
+  updateIntegration: {
+    method: 'patch',
+    path: '/integrations/{integrationId}',
+    summary: 'Rename or edit an integration',
+    tag: 'Authoring',
+    auth: 'key',
+    params: idParams('integrationId'),
+    body: UpdateIntegrationBody,
+    ok: dataOf(Integration),
+    problems: { '422': 'No connector has the slug `connector` names' },
+  },
+  deleteIntegration: {
+    method: 'delete',
+    path: '/integrations/{integrationId}',
+    summary: 'Delete an integration that has no workflows',
+    tag: 'Authoring',
+    auth: 'key',
+    params: idParams('integrationId'),
+    ok: MessageResponse,
+    problems: { '409': 'The integration still has workflows: `workflowCount` says how many' },
+  },
+  listAccountWorkflows: {
+    method: 'get',
+    path: '/account/workflows',
+    summary:
+      "The account's workflows as authored, oldest first (no user's state: installed and active are false)",
+    tag: 'Authoring',
+    auth: 'key',
+    query: AccountWorkflowsQuery,
+    ok: listOf(Workflow),
+    notFound: false,
+  },
+  listWorkflows: {
+    method: 'get',
+    path: '/workflows',
+    summary: 'List workflows for a user',
+    tag: 'Workflows',
+    auth: 'user',
+    query: WorkflowsQuery,
+    ok: listOf(Workflow),
+  },
+  createWorkflow: {
+    method: 'post',
+    path: '/workflows',
+    summary: 'Create a workflow',
+    tag: 'Authoring',
+    auth: 'key',
+    body: CreateWorkflowBody,
+    ok: WorkflowVersionResponse,
+    status: '201',
+    notFound: false,
+    problems: { '422': `No such integration in the account, or: ${DEFINITION_422}` },
+  },
+  getWorkflow: {
+    method: 'get',
+    path: '/workflows/{workflowId}',
+    summary: 'Get a workflow',
+    tag: 'Workflows',
+    auth: 'user',
+    params: idParams('workflowId'),
+    query: WorkflowQuery,
+    ok: dataOf(Workflow),
+  },
+  updateWorkflow: {
+    method: 'put',
+    path: '/workflows/{workflowId}',
+    summary: 'Publish a new version',
+    tag: 'Authoring',
+    auth: 'key',
+    params: idParams('workflowId'),
+    body: UpdateWorkflowBody,
+    ok: WorkflowVersionResponse,
+    problems: { '422': DEFINITION_422 },
+  },
+  deleteWorkflow: {
+    method: 'delete',
+    path: '/workflows/{workflowId}',
+    summary: 'Delete a workflow that no user has installed, with its versions (its runs stay readable)',
+    tag: 'Authoring',
+    auth: 'key',
+    params: idParams('workflowId'),
+    ok: null,
+    status: '204',
+    problems: { '409': 'Users still have the workflow installed: `installationCount` says how many' },
+  },
+  getWorkflowDefinition: {
+    method: 'get',
+    path: '/workflows/{workflowId}/definition',
+    summary: 'Get the current definition, or an earlier version',
+    tag: 'Authoring',
+    auth: 'key',
+    params: idParams('workflowId'),
+    query: WorkflowDefinitionQuery,
+    ok: WorkflowDefinitionResponse,
+  },
+  activateWorkflow: {
+    method: 'put',
+    path: '/workflows/activate',
+    summary: "Activate a user's workflow",
+    tag: 'Workflows',
+    auth: 'user',
+    body: ToggleWorkflowBody,
+    ok: MessageResponse,
+  },
+  deactivateWorkflow: {
+    method: 'put',
+    path: '/workflows/deactivate',
+    summary: "Deactivate a user's workflow",
+    tag: 'Workflows',
+    auth: 'user',
+    body: ToggleWorkflowBody,
+    ok: MessageResponse,
+  },
+  rerunExecution: {
+    method: 'post',
+    path: '/workflows/{workflowId}/rerun/{executionId}',
+    summary: 'Re-run an execution',
+    tag: 'Workflows',
+    auth: 'user',
+    params: z.object({ workflowId: UuidParam, executionId: UuidParam }),
+    query: userQuery,
+    ok: RerunResponse,
+    problems: { '409': 'The workflow is deactivated for the user, or its installation is disabled' },
+  },
+  runWorkflow: {
+    method: 'post',
+    path: '/run/workflow',
+    summary: 'Run a workflow',
+    tag: 'Runs',
+    auth: 'user',
+    body: RunWorkflowBody,
+    ok: RunResponse,
+    problems: { '409': 'The workflow is deactivated for the user, or its installation is disabled' },
+  },
+  runEvent: {
+    method: 'post',
+    path: '/run/event',
+    summary: 'Send an event',
+    tag: 'Runs',
+    auth: 'user',
+    body: RunEventBody,
+    ok: RunResponse,
+  },
+  runWebhook: {
+    method: 'post',
+    path: '/hooks/{installationId}/{secret}',
+    summary: "Trigger an installation's webhook workflows (the secret in the URL is the credential)",
+    tag: 'Runs',
+    auth: 'none',
+    params: z.object({ installationId: z.string(), secret: z.string() }),
+    jsonBody: true,
+    // Counted per installation, after the secret check.
+    limited: true,
+    body: z.record(z.string(), z.unknown()),
+    ok: RunResponse,
+  },
+  receiveAppTrigger: {
+    method: 'post',
+    path: '/hooks/app/{installationId}/{workflowId}/{secret}',
+    summary:
+      "Where an app delivers a webhook trigger's events (subscribed on install; the secret in the URL picks the subscription, the app's signature must verify)",
+    tag: 'Runs',
+    auth: 'none',
+    params: z.object({ installationId: z.string(), workflowId: z.string(), secret: z.string() }),
+    jsonBody: true,
+    limited: true,
+    body: z.record(z.string(), z.unknown()),
+    ok: RunResponse,
+    extra: {
+      '401': problem(
+        'The signature (`X-Hub-Signature-256`, `Stripe-Signature`, ...) does not verify; nothing starts',
+      ),
+      '422': problem(
+        'The delivery verifies but its items cannot be read (more than 1000 of them, an item without an id, or a custom connector’s `items` expression fails on it); nothing starts',
+      ),
+    },
+  },
+});

@@ -52,7 +52,7 @@ import { mcpServerRoutes } from './mcp/routes.ts';
 import { docsRoutes } from './meta/docs-routes.ts';
 import { metaRoutes } from './meta/routes.ts';
 import { Metrics } from './metrics/metrics.ts';
-import { metricsApp, metricsHandler } from './metrics/metrics-routes.ts';
+import { metricsApp, metricsRoutes } from './metrics/metrics-routes.ts';
 import { requestMetrics } from './metrics/request-metrics.ts';
 import { ProviderCallLog } from './provider-calls/provider-call-log.ts';
 import { providerCallsRoutes } from './provider-calls/routes.ts';
@@ -259,13 +259,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
   app.use('/console', consoleStatic(opts.consoleDir ?? config.consoleDir));
   app.use(byFirstSegment(consoleSessionRoutes(ctx, jsonBody(JSON_LIMIT))));
   // Prometheus scrapes with its own bearer token, outside the API's keys and quotas.
-  // Without the token the route passes the request on, to be answered like any unknown route.
-  app.get(
-    '/metrics',
-    ctx.metrics && config.metricsToken
-      ? metricsHandler(ctx.metrics, config.metricsToken)
-      : (_req, _res, next) => next(),
-  );
+  app.use(byFirstSegment(metricsRoutes(ctx.metrics, config.metricsToken)));
   // Quotas per API key and per user; meta routes above stay unlimited (probes, JWKS).
   const limit = rateLimit(limiters, auth, config.rateLimit.windowSeconds);
   app.use(limit);

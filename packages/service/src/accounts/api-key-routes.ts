@@ -1,10 +1,9 @@
-import { type ApiKey, CreateApiKeyBody } from '@inlay/contract';
+import { type ApiKey, operations as ops } from '@inlay/contract';
 import { and, count, desc, eq, isNull, ne } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { conflict, HttpProblem, notFound } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { apiKeys, consoleSessions } from '../store/schema.ts';
 import { apiKeyRow, defaultKeyName, generateApiKey } from './api-keys.ts';
 
@@ -24,7 +23,7 @@ const toApiKey = (k: KeyRow): ApiKey => ({
 export function apiKeyRoutes(ctx: AppContext): Router {
   const r = Router();
 
-  r.get('/api-keys', requireApiKey, async (req, res) => {
+  route(r, ops.listApiKeys, async (req, res) => {
     const rows = await ctx.db
       .select()
       .from(apiKeys)
@@ -33,8 +32,7 @@ export function apiKeyRoutes(ctx: AppContext): Router {
     res.json({ data: rows.map(toApiKey) });
   });
 
-  r.post('/api-keys', requireApiKey, async (req, res) => {
-    const body = parse(CreateApiKeyBody, req.body, 'body');
+  route(r, ops.createApiKey, async (req, res, { body }) => {
     const accountId = req.principal!.accountId;
     const max = ctx.config.maxApiKeys;
     // Counted before the insert: concurrent creations can pass the cap by the requests in flight, no more.
@@ -61,8 +59,7 @@ export function apiKeyRoutes(ctx: AppContext): Router {
     res.status(201).json({ data: toApiKey(row!), key });
   });
 
-  r.delete('/api-keys/:apiKeyId', requireApiKey, async (req, res) => {
-    const id = pathId(req.params.apiKeyId, 'apiKeyId');
+  route(r, ops.revokeApiKey, async (req, res, { params: { apiKeyId: id } }) => {
     const accountId = req.principal!.accountId;
     await ctx.db.transaction(async (tx) => {
       const [row] = await tx

@@ -1,10 +1,9 @@
 import type { AccountSettings } from '@inlay/contract';
-import { UpdateAccountSettingsBody } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { notFound } from '../http/problem.ts';
-import { parse } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import {
   checkAllowedOrigins,
   checkLogRetention,
@@ -25,13 +24,12 @@ export function settingsRoutes(ctx: AppContext): Router {
     ownLogRetention: s.logRetentionDays !== null,
     serviceLogRetentionDays: serviceDays,
   });
-  r.get('/settings', requireApiKey, async (req, res) => {
+  route(r, ops.getSettings, async (req, res) => {
     const settings = await loadSettings(ctx.db, req.principal!.accountId);
     if (!settings) throw notFound('Account');
     res.json({ data: view(settings) });
   });
-  r.put('/settings', requireApiKey, async (req, res) => {
-    const body = parse(UpdateAccountSettingsBody, req.body, 'body');
+  route(r, ops.putSettings, async (req, res, { body }) => {
     // Every setting is checked before any is written: a bad one leaves all as they were.
     const changes: Partial<StoredSettings> = {};
     if (body.allowedOrigins !== undefined) changes.allowedOrigins = checkAllowedOrigins(body.allowedOrigins);

@@ -1,11 +1,10 @@
 import { importOpenApi, OpenApiImportError, toConnector } from '@inlay/connectors';
-import { ImportConnectorBody, ImportConnectorQuery, type ImportConnectorResponse } from '@inlay/contract';
+import { type ImportConnectorResponse, operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { createCustomConnector } from '../custom-connectors/create-custom-connector.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { unprocessable } from '../http/problem.ts';
-import { parse } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 
 /**
  * `POST /connectors/import`: an OpenAPI document (in the body, never fetched) as a draft custom connector
@@ -13,9 +12,7 @@ import { parse } from '../http/validate.ts';
  */
 export function connectorImportRoutes(ctx: AppContext): Router {
   const r = Router();
-  r.post('/connectors/import', requireApiKey, async (req, res) => {
-    const { create } = parse(ImportConnectorQuery, req.query, 'query');
-    const { document, ...opts } = parse(ImportConnectorBody, req.body, 'body');
+  route(r, ops.importConnector, async (req, res, { query: { create }, body: { document, ...opts } }) => {
     let data: ImportConnectorResponse;
     try {
       data = await importOpenApi(document, opts);

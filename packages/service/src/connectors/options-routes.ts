@@ -1,16 +1,15 @@
-import { OptionsQuery } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/problem.ts';
-import { parse } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { loadOptions, usableCredential } from './options.ts';
 
 /** `GET /connectors/{connector}/options/{source}?credentialId=`: a dynamic option list, live from the provider. */
 export function connectorOptionsRoutes(ctx: AppContext): Router {
   const r = Router();
-  r.get('/connectors/:connector/options/:source', async (req, res) => {
-    const q = parse(OptionsQuery, req.query, 'query');
+  route(r, ops.getConnectorOptions, async (req, res, { query: q }) => {
     const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(String(req.params.connector));
     if (!def) throw notFound('Connector');
     const source = String(req.params.source);

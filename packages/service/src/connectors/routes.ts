@@ -1,10 +1,10 @@
 import { connectorIconSvg, toConnector, toConnectorAction } from '@inlay/connectors';
-import { ConnectorsQuery } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { findCustomIcon } from '../custom-connectors/custom-connector-store.ts';
 import { notFound } from '../http/problem.ts';
-import { parse } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 
 /**
  * The public icon route, mounted before authentication: `<img src>` carries no bearer token. A custom
@@ -12,7 +12,8 @@ import { parse } from '../http/validate.ts';
  */
 export function connectorIconRoutes(ctx: AppContext): Router {
   const r = Router();
-  r.get('/connectors/:connector/icon.svg', async (req, res) => {
+  // Any `key` but one string is no key: the built-in icon.
+  route(r, ops.getConnectorIcon, { raw: ['query'] }, async (req, res) => {
     const id = String(req.params.connector);
     const key = typeof req.query.key === 'string' ? req.query.key : undefined;
     const def = key ? await findCustomIcon(ctx, id, key) : ctx.connectors.get(id);
@@ -30,15 +31,14 @@ export function connectorIconRoutes(ctx: AppContext): Router {
 export function connectorsRoutes(ctx: AppContext): Router {
   const r = Router();
 
-  r.get('/connectors', async (req, res) => {
-    const q = parse(ConnectorsQuery, req.query, 'query');
+  route(r, ops.listConnectors, async (req, res, { query: q }) => {
     const all = (await ctx.registry.forAccount(req.principal!.accountId))
       .list()
       .map((d) => toConnector(d, ctx.config.publicUrl));
     res.json({ data: all.filter((c) => !q.category || c.category === q.category) });
   });
 
-  r.get('/connectors/:connector/actions', async (req, res) => {
+  route(r, ops.listConnectorActions, async (req, res) => {
     const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(String(req.params.connector));
     if (!def) throw notFound('Connector');
     res.json({ data: def.actions.map(toConnectorAction) });

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateConsoleSessionBody } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import express, { type Request, type Response, Router } from 'express';
 import { API_KEY_RE, sha256 } from '../accounts/api-keys.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../http/problem.ts';
 import { requireJson } from '../http/require-json.ts';
-import { parse } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { accounts, apiKeys } from '../store/schema.ts';
 import {
   CSRF_HEADER,
@@ -39,8 +39,9 @@ const sessionOf = (ctx: AppContext, req: Request) => {
  */
 export function consoleSessionRoutes(ctx: AppContext, json: express.RequestHandler): Router {
   const r = Router();
-  r.post('/console/session', requireJson, json, async (req, res) => {
-    const { apiKey } = parse(CreateConsoleSessionBody, req.body, 'body');
+  // Mounted before the API's body parser: it reads its own JSON body.
+  const ownBody = { before: [requireJson, json] };
+  route(r, ops.createConsoleSession, ownBody, async (_req, res, { body: { apiKey } }) => {
     const [key] = API_KEY_RE.test(apiKey)
       ? await ctx.db
           .select({ id: apiKeys.id, accountId: apiKeys.accountId, accountName: accounts.name })
@@ -60,7 +61,7 @@ export function consoleSessionRoutes(ctx: AppContext, json: express.RequestHandl
       },
     });
   });
-  r.get('/console/session', async (req, res) => {
+  route(r, ops.getConsoleSession, async (req, res) => {
     const s = await sessionOf(ctx, req);
     // Signed out is an answer, not an error: the console asks on every load (a 401 would be a console error).
     if (!s) return void res.json({ data: null });
@@ -73,7 +74,7 @@ export function consoleSessionRoutes(ctx: AppContext, json: express.RequestHandl
       },
     });
   });
-  r.delete('/console/session', async (req, res) => {
+  route(r, ops.deleteConsoleSession, async (req, res) => {
     const s = await sessionOf(ctx, req);
     if (!s) throw unauthorized('Not signed in to the console');
     if (!csrfMatches(req.get(CSRF_HEADER), s.csrfToken))

@@ -1,9 +1,9 @@
-import { OAuthAppBody } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { and, eq } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { notFound, unprocessable } from '../http/problem.ts';
+import { route } from '../http/route.ts';
 import { parse } from '../http/validate.ts';
 import { oauthApps } from '../store/schema.ts';
 import { saveOAuthApp, toOAuthApp } from './oauth-apps.ts';
@@ -12,7 +12,7 @@ import { saveOAuthApp, toOAuthApp } from './oauth-apps.ts';
 export function oauthAppRoutes(ctx: AppContext): Router {
   const r = Router();
   // The app as registered (never its secret); `{data: null}` while the account has none for this connector.
-  r.get('/connectors/:connector/oauth-app', requireApiKey, async (req, res) => {
+  route(r, ops.getOAuthApp, async (req, res) => {
     const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(String(req.params.connector));
     if (!def) throw notFound('Connector');
     const [row] = await ctx.db
@@ -21,7 +21,8 @@ export function oauthAppRoutes(ctx: AppContext): Router {
       .where(and(eq(oauthApps.accountId, req.principal!.accountId), eq(oauthApps.connector, def.id)));
     res.json({ data: row ? toOAuthApp(row, ctx.config.publicUrl, ctx.config.oauthSharedRedirect) : null });
   });
-  r.put('/connectors/:connector/oauth-app', requireApiKey, async (req, res) => {
+  // The connector is checked first: a connector without OAuth is a 422 whatever the body.
+  route(r, ops.putOAuthApp, { raw: ['body'] }, async (req, res) => {
     const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(String(req.params.connector));
     if (!def) throw notFound('Connector');
     if (def.auth.type !== 'oauth2')
@@ -30,7 +31,7 @@ export function oauthAppRoutes(ctx: AppContext): Router {
         'auth_type',
         `${def.id} uses ${def.auth.type} credentials, not OAuth`,
       );
-    const body = parse(OAuthAppBody, req.body, 'body');
+    const body = parse(ops.putOAuthApp.body, req.body, 'body');
     const row = await saveOAuthApp(ctx.db, ctx.vault, {
       accountId: req.principal!.accountId,
       connector: def.id,

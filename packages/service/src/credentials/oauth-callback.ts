@@ -1,6 +1,8 @@
+import { operations as ops } from '@inlay/contract';
 import { type Request, type Response, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { HttpProblem } from '../http/problem.ts';
+import { type RouteHandler, type RouteOptions, route } from '../http/route.ts';
 import { oauthCookiePath, oauthRedirectUri } from './oauth-apps.ts';
 import { type CallbackOutcome, completeOAuth } from './oauth-flow.ts';
 import { type Page, popupPage, rejectedPage } from './oauth-page.ts';
@@ -71,7 +73,10 @@ export function oauthCallbackRoutes(ctx: AppContext): Router {
       'x-content-type-options': 'nosniff',
     });
 
-  r.get('/oauth/start', async (req, res) => {
+  // A bad query answers a page to a browser, not a problem: the handlers read it themselves.
+  const pageQuery: RouteOptions = { raw: ['query'] };
+
+  route(r, ops.oauthStart, pageQuery, async (req, res) => {
     noStore(res);
     const token = typeof req.query.flow === 'string' ? req.query.flow : '';
     if (!token) return reject(req, res, 'missing', 'query.flow');
@@ -84,7 +89,7 @@ export function oauthCallbackRoutes(ctx: AppContext): Router {
     res.redirect(302, started.authorizeUrl);
   });
 
-  r.get(['/oauth/callback', '/oauth/callback/:connector'], async (req, res) => {
+  const callback: RouteHandler<typeof ops.oauthCallback> = async (req, res) => {
     // The query holds an authorization code: nothing may cache it or leak it in a Referer.
     noStore(res);
     const params = new URL(req.originalUrl, 'http://callback.invalid').searchParams;
@@ -114,6 +119,8 @@ export function oauthCallbackRoutes(ctx: AppContext): Router {
       ...(outcome.code ? { code: outcome.code } : {}),
     };
     sendPage(res, 200, popupPage(message, outcome.origin!));
-  });
+  };
+  route(r, ops.oauthCallback, pageQuery, callback);
+  route(r, ops.oauthConnectorCallback, pageQuery, callback);
   return r;
 }

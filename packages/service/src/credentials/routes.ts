@@ -1,18 +1,9 @@
-import {
-  AccountCredentialsQuery,
-  CreateCredentialBody,
-  CreateOAuthCredentialBody,
-  CredentialsQuery,
-  DeleteCredentialQuery,
-  ReplaceCredentialBody,
-  UpdateCredentialBody,
-} from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { HttpProblem, notFound } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { announceNeeds } from '../installations/announce-needs.ts';
 import { credentials, installations, userWorkflows, workflows } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
@@ -21,19 +12,15 @@ import { connectWithSecrets, replaceSecrets } from './connect.ts';
 import { failAbandoned, listAccountCredentials, listCredentials, toCredential } from './credentials.ts';
 import { startOAuth } from './oauth-flow.ts';
 
-const UserQuery = CredentialsQuery.pick({ userId: true });
-
 export function credentialsRoutes(ctx: AppContext): Router {
   const r = Router();
 
-  r.get('/account/credentials', requireApiKey, async (req, res) => {
-    const q = parse(AccountCredentialsQuery, req.query, 'query');
+  route(r, ops.listAccountCredentials, async (req, res, { query: q }) => {
     const rows = await listAccountCredentials(ctx.db, req.principal!.accountId, q);
     res.json({ data: rows.map(({ username, ...row }) => ({ ...toCredential(row), username })) });
   });
 
-  r.get('/credentials', async (req, res) => {
-    const q = parse(CredentialsQuery, req.query, 'query');
+  route(r, ops.listCredentials, async (req, res, { query: q }) => {
     const user = await resolveUser(ctx, req, q.userId);
     await failAbandoned(ctx.db, { accountId: user.accountId, userId: user.id });
     const rows = await listCredentials(ctx.db, {
@@ -45,15 +32,13 @@ export function credentialsRoutes(ctx: AppContext): Router {
   });
 
   // API-key and basic credentials are proven with the connector's test request before anything is stored.
-  r.post('/credentials', async (req, res) => {
-    const body = parse(CreateCredentialBody, req.body, 'body');
+  route(r, ops.createCredential, async (req, res, { body }) => {
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
     const row = await connectWithSecrets(ctx, user, body);
     res.status(201).json({ data: toCredential(row) });
   });
 
-  r.post('/credentials/oauth', async (req, res) => {
-    const body = parse(CreateOAuthCredentialBody, req.body, 'body');
+  route(r, ops.startOAuth, async (req, res, { body }) => {
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
     const started = await startOAuth(ctx, {
       accountId: user.accountId,
@@ -64,9 +49,7 @@ export function credentialsRoutes(ctx: AppContext): Router {
     res.status(201).json(started);
   });
 
-  r.get('/credentials/:credentialId', async (req, res) => {
-    const id = pathId(req.params.credentialId, 'credentialId');
-    const q = parse(UserQuery, req.query, 'query');
+  route(r, ops.getCredential, async (req, res, { params: { credentialId: id }, query: q }) => {
     const user = await resolveUser(ctx, req, q.userId);
     await failAbandoned(ctx.db, { accountId: user.accountId, userId: user.id });
     const row = await ctx.credentials.find(user.accountId, user.id, id);
@@ -75,9 +58,7 @@ export function credentialsRoutes(ctx: AppContext): Router {
   });
 
   // Re-tests now: refreshes an OAuth token when due or refused, records the status and account label.
-  r.post('/credentials/:credentialId/test', async (req, res) => {
-    const id = pathId(req.params.credentialId, 'credentialId');
-    const q = parse(UserQuery, req.query, 'query');
+  route(r, ops.testCredential, async (req, res, { params: { credentialId: id }, query: q }) => {
     const user = await resolveUser(ctx, req, q.userId);
     const row = await ctx.credentials.find(user.accountId, user.id, id);
     if (!row) throw notFound('Credential');
@@ -87,18 +68,14 @@ export function credentialsRoutes(ctx: AppContext): Router {
     res.json({ data: toCredential(tested.row) });
   });
 
-  r.put('/credentials/:credentialId', async (req, res) => {
-    const id = pathId(req.params.credentialId, 'credentialId');
-    const body = parse(ReplaceCredentialBody, req.body, 'body');
+  route(r, ops.replaceCredential, async (req, res, { params: { credentialId: id }, body }) => {
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
     const row = await ctx.credentials.find(user.accountId, user.id, id);
     if (!row) throw notFound('Credential');
     res.json({ data: toCredential(await replaceSecrets(ctx, row, body.data)) });
   });
 
-  r.patch('/credentials/:credentialId', async (req, res) => {
-    const id = pathId(req.params.credentialId, 'credentialId');
-    const body = parse(UpdateCredentialBody, req.body, 'body');
+  route(r, ops.renameCredential, async (req, res, { params: { credentialId: id }, body }) => {
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
     const row = await ctx.credentials.find(user.accountId, user.id, id);
     if (!row) throw notFound('Credential');
@@ -107,9 +84,7 @@ export function credentialsRoutes(ctx: AppContext): Router {
     res.json({ data: toCredential(renamed) });
   });
 
-  r.delete('/credentials/:credentialId', async (req, res) => {
-    const id = pathId(req.params.credentialId, 'credentialId');
-    const q = parse(DeleteCredentialQuery, req.query, 'query');
+  route(r, ops.deleteCredential, async (req, res, { params: { credentialId: id }, query: q }) => {
     const user = await resolveUser(ctx, req, q.userId);
     const row = await ctx.credentials.find(user.accountId, user.id, id);
     if (!row) throw notFound('Credential');

@@ -1,12 +1,11 @@
 import { toConnector } from '@inlay/connectors';
-import { CustomConnectorDefinitionQuery, DeclarativeConnector } from '@inlay/contract';
+import { type DeclarativeConnector, operations as ops } from '@inlay/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { announceDeleted, DELETED } from '../credentials/announce-deleted.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { HttpProblem, notFound, unprocessable } from '../http/problem.ts';
-import { parse } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { credentials, customConnectors, customConnectorVersions, oauthApps } from '../store/schema.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
 import { createCustomConnector } from './create-custom-connector.ts';
@@ -33,16 +32,14 @@ export function customConnectorRoutes(ctx: AppContext, defs: DefinitionCache): R
   const shown = (row: typeof customConnectors.$inferSelect) =>
     toConnector(ctx.registry.compile(row), ctx.config.publicUrl);
 
-  r.post('/connectors', requireApiKey, async (req, res) => {
-    const body = parse(DeclarativeConnector, req.body, 'body');
+  route(r, ops.createConnector, async (req, res, { body }) => {
     const row = await createCustomConnector(ctx, req.principal!.accountId, body);
     res.status(201).json({ data: shown(row) });
   });
 
   // An editor needs what was stored, not the compiled catalog entry `GET /connectors` shows.
-  r.get('/connectors/:connector/definition', requireApiKey, async (req, res) => {
+  route(r, ops.getConnectorDefinition, async (req, res, { query: q }) => {
     const slug = String(req.params.connector);
-    const q = parse(CustomConnectorDefinitionQuery, req.query, 'query');
     // Scoped by account: another account's connector answers like a missing one (and a built-in has none).
     const current = await findCustom(ctx, req.principal!.accountId, slug);
     if (!current) throw notFound('Connector');
@@ -71,11 +68,10 @@ export function customConnectorRoutes(ctx: AppContext, defs: DefinitionCache): R
     });
   });
 
-  r.put('/connectors/:connector', requireApiKey, async (req, res) => {
+  // The body is checked first, as on every route: a malformed request is a 400 whether or not the connector exists.
+  route(r, ops.updateConnector, async (req, res, { body }) => {
     const slug = String(req.params.connector);
     const accountId = req.principal!.accountId;
-    // The body first, as every route does: a malformed request is a 400 whether or not the connector exists.
-    const body = parse(DeclarativeConnector, req.body, 'body');
     const current = await findCustom(ctx, accountId, slug);
     if (!current) throw notFound('Connector');
     if (body.id !== slug) throw unprocessable('body.id', 'immutable', `must stay "${slug}"`);
@@ -119,7 +115,7 @@ export function customConnectorRoutes(ctx: AppContext, defs: DefinitionCache): R
     res.json({ data: shown(row) });
   });
 
-  r.delete('/connectors/:connector', requireApiKey, async (req, res) => {
+  route(r, ops.deleteConnector, async (req, res) => {
     const slug = String(req.params.connector);
     const accountId = req.principal!.accountId;
     const current = await findCustom(ctx, accountId, slug);

@@ -1,9 +1,9 @@
-import { RunEventBody, RunWorkflowBody, WorkflowQuery } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { findExecution } from '../executions/executions.ts';
 import { HttpProblem, notFound } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import type { Engine } from './engine.ts';
 import { findInstalled, type InstalledWorkflow, listeningTo, runFor } from './installed.ts';
@@ -23,8 +23,7 @@ function requireActive(w: InstalledWorkflow, field: string) {
 export function runRoutes(ctx: AppContext, engine: Engine): Router {
   const r = Router();
 
-  r.post('/run/workflow', async (req, res) => {
-    const body = parse(RunWorkflowBody, req.body, 'body');
+  route(r, ops.runWorkflow, async (req, res, { body }) => {
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
     const installed = await findInstalled(ctx.db, user.accountId, user.id, body.workflowId);
     if (!installed) throw notFound('Installed workflow');
@@ -33,8 +32,7 @@ export function runRoutes(ctx: AppContext, engine: Engine): Router {
     res.json({ message: 'success', executionIds });
   });
 
-  r.post('/run/event', async (req, res) => {
-    const body = parse(RunEventBody, req.body, 'body');
+  route(r, ops.runEvent, async (req, res, { body }) => {
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
     const listening = await listeningTo(ctx.db, user.accountId, user.id, body.event);
     const executionIds = await engine.enqueue(
@@ -43,10 +41,7 @@ export function runRoutes(ctx: AppContext, engine: Engine): Router {
     res.json({ message: 'success', executionIds });
   });
 
-  r.post('/workflows/:workflowId/rerun/:executionId', async (req, res) => {
-    const workflowId = pathId(req.params.workflowId, 'workflowId');
-    const executionId = pathId(req.params.executionId, 'executionId');
-    const q = parse(WorkflowQuery, req.query, 'query');
+  route(r, ops.rerunExecution, async (req, res, { params: { workflowId, executionId }, query: q }) => {
     const user = await resolveUser(ctx, req, q.userId);
     const original = await findExecution(ctx.db, user.accountId, user.id, executionId);
     if (!original || original.workflowId !== workflowId) throw notFound('Execution');

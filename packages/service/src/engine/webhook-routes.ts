@@ -1,10 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { operations as ops } from '@inlay/contract';
 import { eq } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { notFound } from '../http/problem.ts';
 import { requireJson } from '../http/require-json.ts';
+import { route } from '../http/route.ts';
 import { isUuid } from '../http/validate.ts';
 import { webhookAad } from '../installations/installations.ts';
 import type { Limiters } from '../ratelimit/limiters.ts';
@@ -28,7 +30,8 @@ export function webhookRoutes(ctx: AppContext, engine: Engine, limiters: Limiter
   const r = Router();
   const gone = () => notFound('Webhook');
 
-  r.post('/hooks/:installationId/:secret', requireJson, jsonBody('1mb'), async (req, res) => {
+  // Any JSON body is the run's trigger, as it is.
+  route(r, ops.runWebhook, { before: [requireJson, jsonBody('1mb')], raw: ['body'] }, async (req, res) => {
     const id = String(req.params.installationId);
     if (!isUuid(id)) throw gone();
     const [inst] = await ctx.db.select().from(installations).where(eq(installations.id, id.toLowerCase()));

@@ -1,9 +1,8 @@
-import { ExecutionStatsQuery, ExecutionsQuery } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { notFound } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { accountExecution, executionStats, executionsPage } from './account-executions.ts';
 
 const date = (v: string | undefined) => (v === undefined ? undefined : new Date(v));
@@ -12,8 +11,7 @@ const date = (v: string | undefined) => (v === undefined ? undefined : new Date(
 export function accountExecutionsRoutes(ctx: AppContext): Router {
   const r = Router();
 
-  r.get('/executions', requireApiKey, async (req, res) => {
-    const q = parse(ExecutionsQuery, req.query, 'query');
+  route(r, ops.listExecutions, async (req, res, { query: q }) => {
     res.json(
       await executionsPage(ctx.db, {
         accountId: req.principal!.accountId,
@@ -28,15 +26,13 @@ export function accountExecutionsRoutes(ctx: AppContext): Router {
     );
   });
 
-  r.get('/executions/:executionId', requireApiKey, async (req, res) => {
-    const executionId = pathId(req.params.executionId, 'executionId');
+  route(r, ops.getExecution, async (req, res, { params: { executionId } }) => {
     const data = await accountExecution(ctx.db, req.principal!.accountId, executionId);
     if (!data) throw notFound('Execution');
     res.json({ data });
   });
 
-  r.get('/stats/executions', requireApiKey, async (req, res) => {
-    const q = parse(ExecutionStatsQuery, req.query, 'query');
+  route(r, ops.executionStats, async (req, res, { query: q }) => {
     const data = await executionStats(ctx.db, req.principal!.accountId, q.bucket, date(q.from), date(q.to));
     res.json({ data });
   });

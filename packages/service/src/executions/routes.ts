@@ -1,8 +1,8 @@
-import { LogsQuery, WorkflowQuery } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { pathUser } from '../users/routes.ts';
 import { deleteUserExecutions, findExecution, logEntriesOf } from './executions.ts';
@@ -23,9 +23,7 @@ export function executionsRoutes(ctx: AppContext, hooks: ExecutionHooks = {}): R
     maxEntryBytes: ctx.config.maxLogEntryBytes,
   });
 
-  r.get('/workflows/:workflowId/logs', async (req, res) => {
-    const workflowId = pathId(req.params.workflowId, 'workflowId');
-    const q = parse(LogsQuery, req.query, 'query');
+  route(r, ops.getWorkflowLogs, async (req, res, { params: { workflowId }, query: q }) => {
     const body = await pages.body(req, q.userId, {
       workflowId,
       page: q.page,
@@ -40,10 +38,7 @@ export function executionsRoutes(ctx: AppContext, hooks: ExecutionHooks = {}): R
   });
 
   // One run, e.g. the one a rerun links to when it is not on the page shown.
-  r.get('/workflows/:workflowId/logs/:executionId', async (req, res) => {
-    const workflowId = pathId(req.params.workflowId, 'workflowId');
-    const executionId = pathId(req.params.executionId, 'executionId');
-    const q = parse(WorkflowQuery, req.query, 'query');
+  route(r, ops.getWorkflowLog, async (req, res, { params: { workflowId, executionId }, query: q }) => {
     const user = await resolveUser(ctx, req, q.userId);
     const row = await findExecution(ctx.db, user.accountId, user.id, executionId);
     if (!row || row.workflowId !== workflowId) throw notFound('Execution');
@@ -51,7 +46,8 @@ export function executionsRoutes(ctx: AppContext, hooks: ExecutionHooks = {}): R
     res.json({ data: entry });
   });
 
-  r.delete('/users/:userId/logs', async (req, res) => {
+  // pathUser reads `?userId=` itself: it must name the same user as the path.
+  route(r, ops.deleteUserLogs, { raw: ['query'] }, async (req, res) => {
     const user = await pathUser(ctx, req);
     await hooks.beforeDeleteUserLogs?.(user.accountId, user.id);
     await deleteUserExecutions(ctx.db, user.accountId, user.id);

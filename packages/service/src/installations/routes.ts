@@ -1,18 +1,12 @@
-import {
-  CreateInstallationBody,
-  DeleteInstallationQuery,
-  type FormData,
-  InstallationsQuery,
-  ListInstallationsQuery,
-  UpdateInstallationBody,
-} from '@inlay/contract';
+import { type FormData, operations as ops } from '@inlay/contract';
 import { eq } from 'drizzle-orm';
 import { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { announceDeleted } from '../credentials/announce-deleted.ts';
 import { disarmInstallation } from '../engine/app-triggers/subscriptions.ts';
 import { notFound } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
+import { pathId } from '../http/validate.ts';
 import { installations } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { attentionOfNeed } from '../workflows/attention.ts';
@@ -56,8 +50,7 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
   };
   const present = async (i: Listed) => (await presentAll([i]))[0]!;
 
-  r.get('/installations', async (req, res) => {
-    const q = parse(ListInstallationsQuery, req.query, 'query');
+  route(r, ops.listInstallations, async (req, res, { query: q }) => {
     const rows = await presentAll(await listInstallations(ctx.db, await scope(ctx, req, q.userId)));
     res.json({ data: q.attention === 'true' ? rows.filter((i) => i.attention) : rows });
   });
@@ -70,13 +63,11 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
     return hit;
   };
 
-  r.get('/installations/:installationId', async (req, res) => {
-    const q = parse(InstallationsQuery, req.query, 'query');
+  route(r, ops.getInstallation, async (req, res, { query: q }) => {
     res.json({ data: await present(await findScoped(req, q.userId)) });
   });
 
-  r.post('/installations', async (req, res) => {
-    const body = parse(CreateInstallationBody, req.body, 'body');
+  route(r, ops.createInstallation, async (req, res, { body }) => {
     const user = await resolveUser(ctx, req, body.userId, 'body.userId');
     const target = await installTargets(ctx.db, defs, user.accountId, user.id, body.workflowIds);
     const formData = await validateInstall(ctx, {
@@ -104,8 +95,7 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
   });
 
   // `values` and `credentialIds` replace what is stored and pass the same checks as an install.
-  r.patch('/installations/:installationId', async (req, res) => {
-    const body = parse(UpdateInstallationBody, req.body, 'body');
+  route(r, ops.updateInstallation, async (req, res, { body }) => {
     const { row } = await findScoped(req, body.userId);
     const edits: Partial<typeof installations.$inferInsert> = {};
     if (body.enabled !== undefined) edits.enabled = body.enabled;
@@ -127,8 +117,7 @@ export function installationsRoutes(ctx: AppContext, defs: DefinitionCache): Rou
     res.json({ data: await present((await findScoped(req, body.userId))!) });
   });
 
-  r.delete('/installations/:installationId', async (req, res) => {
-    const q = parse(DeleteInstallationQuery, req.query, 'query');
+  route(r, ops.deleteInstallation, async (req, res, { query: q }) => {
     const { row } = await findScoped(req, q.userId);
     // Unsubscribed while the credentials still exist (deleteCredentials may remove them).
     await disarmInstallation(ctx, defs, row.id);

@@ -1,9 +1,8 @@
-import { CreateMcpServerBody, UpdateMcpServerBody } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { notFound } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { checkRestrictions } from './check-restrictions.ts';
 import {
   createMcpServer,
@@ -18,8 +17,7 @@ import {
 export function mcpServerRoutes(ctx: AppContext): Router {
   const r = Router();
 
-  r.post('/mcp-servers', requireApiKey, async (req, res) => {
-    const body = parse(CreateMcpServerBody, req.body, 'body');
+  route(r, ops.createMcpServer, async (req, res, { body }) => {
     checkRestrictions(await ctx.registry.forAccount(req.principal!.accountId), body.restrictions);
     const { id, accessToken } = await createMcpServer(ctx.db, req.principal!.accountId, body);
     res
@@ -28,15 +26,13 @@ export function mcpServerRoutes(ctx: AppContext): Router {
       .json({ serverId: id, accessToken, url: mcpUrl(ctx.config.mcpPublicUrl, id, accessToken) });
   });
 
-  r.get('/mcp-servers', requireApiKey, async (req, res) => {
+  route(r, ops.listMcpServers, async (req, res) => {
     res.json({ data: (await listMcpServers(ctx.db, req.principal!.accountId)).map(toMcpServer) });
   });
 
   // Restrictions are checked as at creation; the tool list an agent gets is keyed by what they leave visible
   // (tool-list.ts), so the next request lists and allows what the new ones say.
-  r.patch('/mcp-servers/:serverId', requireApiKey, async (req, res) => {
-    const id = pathId(req.params.serverId, 'serverId');
-    const body = parse(UpdateMcpServerBody, req.body, 'body');
+  route(r, ops.updateMcpServer, async (req, res, { params: { serverId: id }, body }) => {
     const accountId = req.principal!.accountId;
     if (body.restrictions) checkRestrictions(await ctx.registry.forAccount(accountId), body.restrictions);
     const row = await updateMcpServer(ctx.db, accountId, id, body);
@@ -45,8 +41,7 @@ export function mcpServerRoutes(ctx: AppContext): Router {
     res.json({ data: toMcpServer(row) });
   });
 
-  r.delete('/mcp-servers/:serverId', requireApiKey, async (req, res) => {
-    const id = pathId(req.params.serverId, 'serverId');
+  route(r, ops.deleteMcpServer, async (req, res, { params: { serverId: id } }) => {
     const gone = await deleteMcpServer(ctx.db, req.principal!.accountId, id);
     forgetMcpServers(ctx, req.principal!.accountId);
     if (!gone) throw notFound('MCP server');

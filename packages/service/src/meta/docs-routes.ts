@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DOCS_ASSETS, type DocsAsset } from '@inlay/contract';
+import { DOCS_ASSETS, type DocsAsset, operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/problem.ts';
+import { route } from '../http/route.ts';
 
 /** Swagger UI's files, served from the installed `swagger-ui-dist`: the reference needs no CDN and works offline. */
 const VIEWER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/swagger-ui-bundle.js'));
@@ -76,11 +77,11 @@ export function docsRoutes(ctx: AppContext): Router {
     "frame-ancestors 'none'",
   ].join('; ');
 
-  r.get('/docs', (_req, res) => {
+  route(r, ops.getDocs, (_req, res) => {
     res.set({ 'content-security-policy': csp, 'cache-control': 'no-cache' }).type('html').send(html);
   });
 
-  r.get('/docs/:asset', (req, res) => {
+  route(r, ops.getDocsAsset, (req, res) => {
     const name = String(req.params.asset) as DocsAsset;
     if (!(DOCS_ASSETS as readonly string[]).includes(name)) throw notFound('Docs file');
     res.set({ 'content-type': TYPES[name], 'cache-control': 'public, max-age=3600' }).send(asset(name));

@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import express, { type Express, type RequestHandler } from 'express';
+import { operations as ops } from '@inlay/contract';
+import express, { type Express, type RequestHandler, Router } from 'express';
 import { HttpProblem } from '../http/problem.ts';
+import { route } from '../http/route.ts';
 import type { Metrics } from './metrics.ts';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -21,6 +23,17 @@ export function metricsHandler(metrics: Metrics, token?: string): RequestHandler
     res.setHeader('cache-control', 'no-store');
     res.end(text);
   };
+}
+
+/**
+ * `GET /metrics` on the API's port, for `Authorization: Bearer <token>`. Without metrics or a token the route
+ * passes the request on, to be answered like any unknown route.
+ */
+export function metricsRoutes(metrics: Metrics | undefined, token: string | undefined): Router {
+  const r = Router();
+  const handler = metrics && token ? metricsHandler(metrics, token) : undefined;
+  route(r, ops.getMetrics, (req, res, _input, next) => (handler ? handler(req, res, next) : next()));
+  return r;
 }
 
 /** The metrics on a listener of their own (`INLAY_METRICS_PORT`): only `GET /metrics`, without a token. */

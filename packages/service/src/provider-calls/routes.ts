@@ -1,8 +1,7 @@
-import { ProviderCallsQuery } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
-import { parse } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { providerCallsPage } from './provider-calls-page.ts';
 
@@ -14,8 +13,7 @@ const date = (v: string | undefined) => (v === undefined ? undefined : new Date(
  */
 export function providerCallsRoutes(ctx: AppContext): Router {
   const r = Router();
-  r.get('/provider-calls', requireApiKey, async (req, res) => {
-    const q = parse(ProviderCallsQuery, req.query, 'query');
+  route(r, ops.listProviderCalls, async (req, res, { query: q }) => {
     const principal = req.principal!;
     const user = q.userId === undefined ? undefined : await resolveUser(ctx, req, q.userId);
     // This node's calls not yet written are written first, so what it just did shows at once.

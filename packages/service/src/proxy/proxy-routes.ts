@@ -1,10 +1,11 @@
 import { pipeline } from 'node:stream/promises';
 import type { HttpMethod, StreamedResponse } from '@inlay/connectors';
-import { proxiedContentHeaders } from '@inlay/contract';
+import { operations as ops, proxiedContentHeaders } from '@inlay/contract';
 import express, { type Request, type RequestHandler, Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { type Authenticator, accountOf, authenticate, requireApiKey } from '../http/auth.ts';
+import { type Authenticator, accountOf, authenticate } from '../http/auth.ts';
 import { HttpProblem, invalid, notFound } from '../http/problem.ts';
+import { type RouteHandler, route } from '../http/route.ts';
 import type { Limiters } from '../ratelimit/limiters.ts';
 import { limitProxy } from '../ratelimit/rate-limit.ts';
 import { proxySpan } from '../tracing/proxy-span.ts';
@@ -18,7 +19,6 @@ import type { ProxyMetrics } from './proxy-metrics.ts';
 export const PROXY_MAX_REQUEST_MB = 10;
 /** Query parameters that steer the proxy itself and are not forwarded. */
 const CONTROL_PARAMS = ['userId', 'api'];
-const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** The request body as bytes, whatever its type: the proxy forwards JSON, forms and files alike. Its 413 names
  * this limit (the error handler reads it off the parser's error). */
@@ -49,7 +49,7 @@ export function proxyRoutes(
   metrics: ProxyMetrics,
 ): Router {
   const r = Router();
-  const handler: RequestHandler = async (req, res) => {
+  const handler: RouteHandler<(typeof ops)['proxyGet']> = async (req, res) => {
     const connector = String(req.params.connector);
     const def = (await ctx.registry.forAccount(req.principal!.accountId)).get(connector);
     if (!def || !isProxyable(def)) throw notFound('Connector');
@@ -135,21 +135,16 @@ export function proxyRoutes(
       );
     }
   };
-  const path = '/connectors/:connector/proxy/*path';
-  for (const m of METHODS)
-    r[m.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](
-      path,
-      authenticate(auth),
-      rawBody,
-      handler,
-    );
+  // The query is the provider's too: the handler picks out the proxy's own parameters.
+  for (const op of [ops.proxyGet, ops.proxyPost, ops.proxyPut, ops.proxyPatch, ops.proxyDelete])
+    route(r, op, { before: [authenticate(auth), rawBody], raw: ['query'] }, handler);
   return r;
 }
 
 /** `GET /stats/proxy` (API key): the account's proxy calls per connector, every node's together. */
 export function proxyStatsRoutes(metrics: ProxyMetrics): Router {
   const r = Router();
-  r.get('/stats/proxy', requireApiKey, async (req, res) => {
+  route(r, ops.getProxyStats, async (req, res) => {
     res.json({ data: await metrics.of(accountOf(req)) });
   });
   return r;

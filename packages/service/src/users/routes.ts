@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { CreateUserBody, UpdateUserBody, UsersQuery } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { and, asc, eq, ilike, or } from 'drizzle-orm';
 import { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { disarmUser } from '../engine/app-triggers/subscriptions.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { conflict, notFound } from '../http/problem.ts';
-import { isUuid, parse } from '../http/validate.ts';
+import { route } from '../http/route.ts';
+import { isUuid } from '../http/validate.ts';
 import { users } from '../store/schema.ts';
 import { isUniqueViolation } from '../store/unique-violation.ts';
 import type { DefinitionCache } from '../workflows/definitions.ts';
@@ -36,8 +36,7 @@ export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
   const r = Router();
   const { db } = ctx;
 
-  r.post('/users', requireApiKey, async (req, res) => {
-    const body = parse(CreateUserBody, req.body, 'body');
+  route(r, ops.createUser, async (req, res, { body }) => {
     const id = randomUUID();
     try {
       await db.insert(users).values({
@@ -53,8 +52,7 @@ export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
     res.status(201).json({ userId: id });
   });
 
-  r.get('/users', requireApiKey, async (req, res) => {
-    const q = parse(UsersQuery, req.query, 'query');
+  route(r, ops.listUsers, async (req, res, { query: q }) => {
     const rows = await db
       .select()
       .from(users)
@@ -65,12 +63,11 @@ export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
     res.json({ data: rows.map(toUser) });
   });
 
-  r.get('/users/:userId', async (req, res) => {
+  route(r, ops.getUser, async (req, res) => {
     res.json({ data: toUser(await pathUser(ctx, req)) });
   });
 
-  r.put('/users/:userId', requireApiKey, async (req, res) => {
-    const body = parse(UpdateUserBody, req.body, 'body');
+  route(r, ops.updateUser, async (req, res, { body }) => {
     const user = await pathUser(ctx, req);
     try {
       const [row] = await db
@@ -89,7 +86,7 @@ export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
     }
   });
 
-  r.delete('/users/:userId', requireApiKey, async (req, res) => {
+  route(r, ops.deleteUser, async (req, res) => {
     const user = await pathUser(ctx, req);
     if (defs) await disarmUser(ctx, defs, user.id);
     // Credentials, installations and executions cascade with the user row, in one statement.
@@ -97,7 +94,8 @@ export function usersRoutes(ctx: AppContext, defs?: DefinitionCache): Router {
     res.json({ message: 'Success' });
   });
 
-  r.get('/users/:userId/token', requireApiKey, async (req, res) => {
+  // pathUser reads `?userId=` itself: it must name the same user as the path.
+  route(r, ops.getUserToken, { raw: ['query'] }, async (req, res) => {
     const user = await pathUser(ctx, req);
     const { token, expiresAt } = await ctx.tokens.mint(user.accountId, user.id);
     // What `res.json` would write, composed directly (a compact JWS is base64url and the date ISO: nothing to

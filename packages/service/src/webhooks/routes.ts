@@ -1,11 +1,10 @@
 import { EgressDenied } from '@inlay/connectors';
-import { CreateWebhookEndpointBody, WebhookDeliveriesQuery } from '@inlay/contract';
+import { operations as ops } from '@inlay/contract';
 import { and, count, eq } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { HttpProblem, invalid, notFound } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { webhookEndpoints } from '../store/schema.ts';
 import {
   createEndpoint,
@@ -21,8 +20,7 @@ import {
 export function webhookEndpointRoutes(ctx: AppContext): Router {
   const r = Router();
 
-  r.post('/webhook-endpoints', requireApiKey, async (req, res) => {
-    const body = parse(CreateWebhookEndpointBody, req.body, 'body');
+  route(r, ops.createWebhookEndpoint, async (req, res, { body }) => {
     const url = new URL(body.url);
     // Deliveries are signed; a password in the URL would be stored and listed back in plain text.
     if (url.username || url.password)
@@ -62,13 +60,12 @@ export function webhookEndpointRoutes(ctx: AppContext): Router {
     res.status(201).json({ webhookEndpointId: id, secret });
   });
 
-  r.get('/webhook-endpoints', requireApiKey, async (req, res) => {
+  route(r, ops.listWebhookEndpoints, async (req, res) => {
     const rows = await listEndpoints(ctx.db, req.principal!.accountId);
     res.json({ data: rows.map(toEndpoint) });
   });
 
-  r.delete('/webhook-endpoints/:webhookEndpointId', requireApiKey, async (req, res) => {
-    const id = pathId(req.params.webhookEndpointId, 'webhookEndpointId');
+  route(r, ops.deleteWebhookEndpoint, async (req, res, { params: { webhookEndpointId: id } }) => {
     const gone = await ctx.db
       .delete(webhookEndpoints)
       .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.accountId, req.principal!.accountId)))
@@ -77,13 +74,11 @@ export function webhookEndpointRoutes(ctx: AppContext): Router {
     res.json({ message: 'Success' });
   });
 
-  r.get('/webhook-deliveries', requireApiKey, async (req, res) => {
-    const q = parse(WebhookDeliveriesQuery, req.query, 'query');
+  route(r, ops.listAccountWebhookDeliveries, async (req, res, { query: q }) => {
     res.json(await listAccountDeliveries(ctx.db, req.principal!.accountId, q));
   });
 
-  r.get('/webhook-endpoints/:webhookEndpointId/deliveries', requireApiKey, async (req, res) => {
-    const id = pathId(req.params.webhookEndpointId, 'webhookEndpointId');
+  route(r, ops.listWebhookDeliveries, async (req, res, { params: { webhookEndpointId: id } }) => {
     const endpoint = await findEndpoint(ctx.db, req.principal!.accountId, id);
     if (!endpoint) throw notFound('Webhook endpoint');
     res.json({ data: (await listDeliveries(ctx.db, endpoint.id)).map(toDelivery) });

@@ -1,22 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AccountWorkflowsQuery,
-  CreateIntegrationBody,
-  CreateWorkflowBody,
-  type Integration,
-  ToggleWorkflowBody,
-  UpdateIntegrationBody,
-  UpdateWorkflowBody,
-  WorkflowDefinitionQuery,
-  WorkflowQuery,
-  WorkflowsQuery,
-} from '@inlay/contract';
+import { type Integration, operations as ops } from '@inlay/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { type Request, Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { requireApiKey } from '../http/auth.ts';
 import { HttpProblem, notFound, unprocessable } from '../http/problem.ts';
-import { parse, pathId } from '../http/validate.ts';
+import { route } from '../http/route.ts';
 import { integrations, userWorkflows, workflows, workflowVersions } from '../store/schema.ts';
 import { resolveUser } from '../users/resolve-user.ts';
 import { checkDefinition, type DefinitionCache } from './definitions.ts';
@@ -48,8 +36,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
   const r = Router();
   const { db } = ctx;
 
-  r.post('/integrations', requireApiKey, async (req, res) => {
-    const body = parse(CreateIntegrationBody, req.body, 'body');
+  route(r, ops.createIntegration, async (req, res, { body }) => {
     if (body.connector && !(await ctx.registry.forAccount(req.principal!.accountId)).get(body.connector))
       throw unprocessable('body.connector', 'exists', `no connector "${body.connector}"`);
     const id = randomUUID();
@@ -63,7 +50,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
     res.status(201).json({ integrationId: id });
   });
 
-  r.get('/integrations', async (req, res) => {
+  route(r, ops.listIntegrations, async (req, res) => {
     const rows = await db
       .select()
       .from(integrations)
@@ -72,9 +59,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
     res.json({ data: rows.map(integrationJson) });
   });
 
-  r.patch('/integrations/:integrationId', requireApiKey, async (req, res) => {
-    const integrationId = pathId(req.params.integrationId, 'integrationId');
-    const body = parse(UpdateIntegrationBody, req.body, 'body');
+  route(r, ops.updateIntegration, async (req, res, { params: { integrationId }, body }) => {
     const accountId = req.principal!.accountId;
     if (body.connector && !(await ctx.registry.forAccount(accountId)).get(body.connector))
       throw unprocessable('body.connector', 'exists', `no connector "${body.connector}"`);
@@ -91,8 +76,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
     res.json({ data: integrationJson(row) });
   });
 
-  r.delete('/integrations/:integrationId', requireApiKey, async (req, res) => {
-    const integrationId = pathId(req.params.integrationId, 'integrationId');
+  route(r, ops.deleteIntegration, async (req, res, { params: { integrationId } }) => {
     const accountId = req.principal!.accountId;
     await db.transaction(async (tx) => {
       // The row lock waits for a workflow being created in it (its foreign key check shares the row), so
@@ -122,8 +106,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
     res.json({ message: 'Success' });
   });
 
-  r.post('/workflows', requireApiKey, async (req, res) => {
-    const body = parse(CreateWorkflowBody, req.body, 'body');
+  route(r, ops.createWorkflow, async (req, res, { body }) => {
     const accountId = req.principal!.accountId;
     const integration = (tx: Pick<typeof db, 'select'>, lock: boolean) => {
       const q = tx
@@ -158,16 +141,14 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
   });
 
   // No user's state here: the nil UUID is no user, so every workflow reads as not installed.
-  r.get('/account/workflows', requireApiKey, async (req, res) => {
-    const q = parse(AccountWorkflowsQuery, req.query, 'query');
+  route(r, ops.listAccountWorkflows, async (req, res, { query: q }) => {
     const data = await listWorkflows(db, defs, req.principal!.accountId, NO_USER, {
       integrationId: q.integrationId,
     });
     res.json({ data: data.map((w) => ({ ...w, attention: null })) });
   });
 
-  r.get('/workflows', async (req, res) => {
-    const q = parse(WorkflowsQuery, req.query, 'query');
+  route(r, ops.listWorkflows, async (req, res, { query: q }) => {
     const data = await listWorkflowsJsonOf(ctx, defs, req, q.userId, {
       integrationId: q.integrationId,
     });
@@ -175,12 +156,11 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
   });
 
   // Registered before `/workflows/:workflowId` so the literal segments win.
-  for (const [path, active] of [
-    ['/workflows/activate', true],
-    ['/workflows/deactivate', false],
+  for (const [op, active] of [
+    [ops.activateWorkflow, true],
+    [ops.deactivateWorkflow, false],
   ] as const) {
-    r.put(path, async (req, res) => {
-      const body = parse(ToggleWorkflowBody, req.body, 'body');
+    route(r, op, async (req, res, { body }) => {
       const user = await resolveUser(ctx, req, body.userId, 'body.userId');
       const updated = await db
         .update(userWorkflows)
@@ -193,17 +173,13 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
     });
   }
 
-  r.get('/workflows/:workflowId', async (req, res) => {
-    const workflowId = pathId(req.params.workflowId, 'workflowId');
-    const q = parse(WorkflowQuery, req.query, 'query');
+  route(r, ops.getWorkflow, async (req, res, { params: { workflowId }, query: q }) => {
     const [wf] = await listWorkflowsOf(ctx, defs, req, q.userId, { workflowId });
     if (!wf) throw notFound('Workflow');
     res.json({ data: wf });
   });
 
-  r.get('/workflows/:workflowId/definition', requireApiKey, async (req, res) => {
-    const workflowId = pathId(req.params.workflowId, 'workflowId');
-    const q = parse(WorkflowDefinitionQuery, req.query, 'query');
+  route(r, ops.getWorkflowDefinition, async (req, res, { params: { workflowId }, query: q }) => {
     const wf = await findWorkflow(db, req.principal!.accountId, workflowId);
     if (!wf) throw notFound('Workflow');
     const version = q.version ?? wf.currentVersion;
@@ -212,9 +188,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
     res.json({ workflowId: wf.id, version, definition: v.asTyped });
   });
 
-  r.put('/workflows/:workflowId', requireApiKey, async (req, res) => {
-    const workflowId = pathId(req.params.workflowId, 'workflowId');
-    const body = parse(UpdateWorkflowBody, req.body, 'body');
+  route(r, ops.updateWorkflow, async (req, res, { params: { workflowId }, body }) => {
     const wf = await findWorkflow(db, req.principal!.accountId, workflowId);
     if (!wf) throw notFound('Workflow');
     const connectors = await ctx.registry.forAccount(req.principal!.accountId);
@@ -244,8 +218,7 @@ export function workflowsRoutes(ctx: AppContext, defs: DefinitionCache, hooks: W
 
   // Its runs are kept: `executions` has no foreign key to the workflow, and the account-wide explorer reads
   // them with the workflow's name null. Only its versions go with it (their foreign key cascades).
-  r.delete('/workflows/:workflowId', requireApiKey, async (req, res) => {
-    const workflowId = pathId(req.params.workflowId, 'workflowId');
+  route(r, ops.deleteWorkflow, async (req, res, { params: { workflowId } }) => {
     const accountId = req.principal!.accountId;
     await db.transaction(async (tx) => {
       // The row lock waits for an install in flight (it locks the workflow too), so the count below sees

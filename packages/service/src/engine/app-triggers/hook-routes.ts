@@ -4,10 +4,12 @@ import {
   triggerDeliveryItems,
   verifyTriggerDelivery,
 } from '@inlay/connectors';
+import { operations as ops } from '@inlay/contract';
 import { and, eq } from 'drizzle-orm';
 import { Router } from 'express';
 import type { AppContext } from '../../context.ts';
 import { HttpProblem, notFound, unprocessable } from '../../http/problem.ts';
+import { route } from '../../http/route.ts';
 import { isUuid } from '../../http/validate.ts';
 import type { Limiters } from '../../ratelimit/limiters.ts';
 import { limitWebhook } from '../../ratelimit/rate-limit.ts';
@@ -35,7 +37,8 @@ export function appHookRoutes(
   const r = Router();
   const gone = () => notFound('Webhook');
 
-  r.post('/hooks/app/:installationId/:workflowId/:secret', async (req, res) => {
+  // The signature covers the body's bytes as sent: the handler reads them itself.
+  route(r, ops.receiveAppTrigger, { raw: ['body'] }, async (req, res) => {
     const installationId = String(req.params.installationId).toLowerCase();
     const workflowId = String(req.params.workflowId).toLowerCase();
     if (!isUuid(installationId) || !isUuid(workflowId)) throw gone();
