@@ -309,9 +309,11 @@ describe.skipIf(!hasChromium).each(['light', 'dark'] as const)('the console in C
     expect(lastUsed).toContain(used.slice(11, 19));
     expect(lastUsed).toMatch(/UTC$/);
     await press(page, page.getByRole('button', { name: `Revoke CI ${scheme}` }));
-    await page.getByRole('dialog').waitFor();
+    const revoking = page.getByRole('dialog');
+    await revoking.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await press(page, page.getByRole('button', { name: 'Revoke key' }));
+    // The dialog's own button: a key's row button reads "Revoke <its name>", and a name may start with "Key".
+    await press(page, revoking.getByRole('button', { name: 'Revoke key' }));
     await expect
       .poll(
         async () => (await fetch(`${origin}/users`, { headers: { authorization: `Bearer ${key}` } })).status,
