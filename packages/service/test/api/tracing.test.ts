@@ -81,9 +81,13 @@ it('one connected trace: webhook request → queue → run (linked root) → htt
   expect(row!.status).toBe('succeeded');
   expect(echo.seen.at(-1)?.headers['x-echo-key']).toBe(SECRET);
 
+  // The run's span ends after its steps' and may leave in a later batch: wait for both ends of the chain.
   const spans = await eventually('the run’s spans to be exported', async () => {
     const call = receiver.spans.find((s) => s.name === 'POST /orders/:id');
-    return call ? receiver.spans : undefined;
+    const ran = receiver.spans.find(
+      (s) => s.name === 'inlay.run' && attr(s, 'inlay.execution.id') === executionId,
+    );
+    return call && ran ? receiver.spans : undefined;
   });
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   // The API request continues the caller's trace.
