@@ -1,5 +1,5 @@
 import { type AllowedOrigins, createInlayCore, type InlayOptions, problem } from '@inlay/server';
-import { nodeRequest, sendWebResponse } from '@inlay/server/node';
+import { nodeRequest, nodeUpstream, sendWebResponse } from '@inlay/server/node';
 import express, { type Request, type Router } from 'express';
 
 export type { AllowedOrigins };
@@ -17,7 +17,7 @@ export interface InlayMiddlewareOptions extends InlayOptions<Request> {
  * back. A body the host's own parser already read (`express.json()`) is taken from `req.body`.
  */
 export function inlay(opts: InlayMiddlewareOptions): Router {
-  const core = createInlayCore<Request>(opts);
+  const core = createInlayCore<Request>(opts, nodeUpstream);
   const router = express.Router();
   router.use((req, res) => {
     const consumed = req.body !== undefined || req.readableEnded;

@@ -58,6 +58,12 @@ export interface InlayCall<R> {
   parsed?: { body: unknown };
 }
 
+/**
+ * Makes the proxied calls' transport for a service base URL and time limit: an adapter on a runtime with a
+ * cheaper client than `fetch` passes its own (the Node adapters pass `nodeUpstream`).
+ */
+export type Transport = (serviceUrl: string, timeoutMs: number) => Upstream;
+
 /** Answers one request; never rejects (failures are problem+json answers). */
 export type InlayCore<R> = (call: InlayCall<R>) => Promise<Response>;
 
@@ -88,14 +94,16 @@ function subOf(token: string): string {
  * anyone (they are public), and every other path proxied to Inlay as that user. Adapters map their request
  * to an `InlayCall` and send the `Response` back.
  */
-export function createInlayCore<R>(opts: InlayOptions<R>): InlayCore<R> {
+export function createInlayCore<R>(opts: InlayOptions<R>, transport?: Transport): InlayCore<R> {
   const base = opts.serviceUrl.replace(/\/+$/, '');
   const doFetch = opts.fetch ?? globalThis.fetch;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const cache = new TokenCache(opts.now);
   const csrf = csrfGuard(opts.allowedOrigins);
-  const upstream: Upstream = fetchUpstream(doFetch, base, timeoutMs);
+  // A host's own `fetch` (tests, instrumentation) carries every call, proxied ones included.
+  const upstream: Upstream =
+    transport && !opts.fetch ? transport(base, timeoutMs) : fetchUpstream(doFetch, base, timeoutMs);
   // Token and user calls go through the typed server client; each is bounded like the proxied calls.
   const api = createServerClient({
     baseUrl: base,

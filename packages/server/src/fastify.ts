@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createInlayCore, type InlayOptions } from './core.ts';
 import { nodeRequest } from './node.ts';
+import { nodeUpstream } from './node-upstream.ts';
 
 export type InlayFastifyOptions = InlayOptions<FastifyRequest>;
 
@@ -11,7 +12,7 @@ export type InlayFastifyOptions = InlayOptions<FastifyRequest>;
  * the body unread, so the CSRF rules answer a form post, and the body streams to the core as it arrives.
  */
 export const inlayFastify: FastifyPluginAsync<InlayFastifyOptions> = async (fastify, options) => {
-  const core = createInlayCore<FastifyRequest>(options);
+  const core = createInlayCore<FastifyRequest>(options, nodeUpstream);
   const prefix = fastify.prefix;
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));

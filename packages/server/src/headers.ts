@@ -31,19 +31,23 @@ export function upstreamRequestHeaders(incoming: Headers): Headers {
 }
 
 /**
- * The upstream answer's headers to pass back: hop-by-hop ones, `Set-Cookie` and `Access-Control-*` dropped, and
- * the length and encoding, as fetch has decoded the body and it is streamed on in chunks.
+ * The upstream answer's headers to pass back: hop-by-hop ones, `Set-Cookie` and `Access-Control-*` dropped.
+ * Through fetch, which decodes the body and streams it on in chunks, the length and encoding go too; a Node
+ * request passes the bytes as sent, so they stay (and the answer needs no chunked framing).
  */
 export function downstreamResponseHeaders(
   upstream: Headers,
   /** `Set-Cookie` lines to pass back after all (the OAuth start link's own cookie); none by default. */
   keepCookie?: (line: string) => boolean,
+  /** Whether the body is decoded on the way (default true, as fetch does). */
+  decoding = true,
 ): Headers {
   const isHop = hopByHop(upstream.get('connection'));
   const out = new Headers();
+  const decoded = decoding;
   for (const [name, value] of upstream) {
     if (isHop(name) || isUpstreamPrivate(name)) continue;
-    if (name === 'content-length' || name === 'content-encoding') continue;
+    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
     out.append(name, value);
   }
   if (keepCookie)

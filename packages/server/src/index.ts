@@ -1,7 +1,7 @@
 import { createInlayCore, type InlayOptions } from './core.ts';
 import { problem } from './problem.ts';
 
-export type { InlayCall, InlayCore, InlayOptions } from './core.ts';
+export type { InlayCall, InlayCore, InlayOptions, Transport } from './core.ts';
 export { createInlayCore } from './core.ts';
 export type { AllowedOrigins } from './csrf.ts';
 export { normaliseOrigin } from './csrf.ts';

@@ -3,6 +3,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { hasBody } from './csrf.ts';
+import { nodeBodyOf } from './node-upstream.ts';
+
+export { nodeUpstream } from './node-upstream.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -78,6 +81,11 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
     res.end();
     return;
   }
+  const piped = nodeBodyOf(body);
+  if (piped) return pipeNode(piped, res);
+  // With a known length, the last chunk goes out with `end()`: headers, body and the end in one write.
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  let sent = 0;
   const reader = body.getReader();
   let gone = false;
   let wake: (() => void) | undefined;
@@ -94,6 +102,11 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
       const { done, value } = await reader.read();
       if (done) break;
       if (gone) return;
+      sent += value.byteLength;
+      if (sent === declared) {
+        res.end(value);
+        continue;
+      }
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {
           if (gone) resolve();
@@ -103,11 +116,30 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
         if (gone) return;
       }
     }
-    res.end();
+    if (!res.writableEnded) res.end();
   } catch {
     res.destroy();
   } finally {
     res.off('drain', onDrain);
     res.off('close', onClose);
   }
+}
+
+/**
+ * An upstream Node answer piped on: either side failing or going away ends both. (Not `stream.pipeline`: it
+ * makes and aborts an AbortController per call, a cost every proxied call would pay.)
+ */
+function pipeNode(msg: IncomingMessage, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const onClose = () => {
+      // The browser went away before the answer was through: so does the call to the service.
+      if (!res.writableFinished) msg.destroy();
+      resolve();
+    };
+    const onError = () => res.destroy();
+    res.once('close', onClose);
+    msg.once('error', onError);
+    msg.once('aborted', onError);
+    msg.pipe(res);
+  });
 }
