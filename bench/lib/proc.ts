@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface Child<T> {
@@ -56,3 +57,16 @@ export function startChild<T>(
 
 /** What a bench server prints once it listens. */
 export const ready = (info: unknown) => process.stdout.write(`${JSON.stringify({ ready: info })}\n`);
+
+/**
+ * CPU time (user and system, ms) a process has used so far, from `/proc/<pid>/stat` at Linux's 100 ticks a
+ * second; undefined where there is no `/proc`. A figure that, unlike latency, a busy neighbour barely moves.
+ */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}

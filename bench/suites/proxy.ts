@@ -1,7 +1,7 @@
 import { percentile, roundTrips } from '../lib/latency.ts';
 import { load } from '../lib/load.ts';
 import { dropBenchDatabase, freshBenchDatabase } from '../lib/pg.ts';
-import { startChild } from '../lib/proc.ts';
+import { cpuMs, startChild } from '../lib/proc.ts';
 import type { Measurement } from '../lib/report.ts';
 import { coreCost } from './core-cost.ts';
 
@@ -58,11 +58,20 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
     const d: number[] = [];
     const p: number[] = [];
     const f: number[] = [];
+    // CPU the host and the bare proxy spend on their blocks: what each adds per call, whatever the latency did.
+    const spent = { host: 0, bare: 0 };
+    const timed = async (pid: number, key: keyof typeof spent, run: () => Promise<number[]>) => {
+      const before = cpuMs(pid);
+      const out = await run();
+      const after = cpuMs(pid);
+      if (before !== undefined && after !== undefined) spent[key] += after - before;
+      return out;
+    };
     // Alternating blocks, so a busy moment on the machine lands on all three.
     for (let i = 0; i < 5; i++) {
       d.push(...(await roundTrips(direct.url, direct.headers, n / 5)));
-      p.push(...(await roundTrips(proxied.url, proxied.headers, n / 5)));
-      f.push(...(await roundTrips(bare.url, bare.headers, n / 5)));
+      p.push(...(await timed(host.proc.pid!, 'host', () => roundTrips(proxied.url, proxied.headers, n / 5))));
+      f.push(...(await timed(floor.proc.pid!, 'bare', () => roundTrips(bare.url, bare.headers, n / 5))));
     }
     // Every other adapter over the same core, each against the service directly in alternating blocks of its own.
     const adapters: Measurement[] = [];
@@ -125,6 +134,19 @@ export async function proxy(opts: { quick: boolean; store: 'postgres' | 'pglite'
         note: 'context for the line above: no framework, no checks, token fixed',
       },
       ...adapters,
+      ...(spent.host > 0
+        ? [
+            {
+              suite,
+              name: 'CPU time of the @inlay/express host per proxied call',
+              value: spent.host / n,
+              unit: 'ms',
+              baseline: spent.bare / n,
+              ratio: spent.host / Math.max(spent.bare, 1),
+              note: `${n} calls; baseline the bare node:http proxy's CPU per call (from /proc, 10 ms ticks)`,
+            },
+          ]
+        : []),
       {
         suite,
         name: 'CPU time of the core per proxied call, in-process (fetch answering at once)',
