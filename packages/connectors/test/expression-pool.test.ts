@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExpressionPool, type WorkerStartFailure } from '../src/index.ts';
@@ -210,6 +210,19 @@ describe('expression pool: a replacement that cannot start', () => {
     const [f] = (await failed) as [WorkerStartFailure];
     expect(f).toMatchObject({ failures: 1, reason: 'the worker did not start within 500 ms' });
     expect(alive(hung!)).toBe(false);
+  });
+});
+
+describe('expression pool: priority', () => {
+  it('runs its workers at niceness 19 unless told otherwise, and at the niceness it is given', async () => {
+    const lowest = pool();
+    const given = pool({ nice: 5 });
+    expect(await lowest.evaluate('1 + 1', {}, { timeoutMs: 30_000 })).toBe(2);
+    expect(await given.evaluate('2 + 2', {}, { timeoutMs: 30_000 })).toBe(4);
+    const [a] = lowest.stats().pids;
+    const [b] = given.stats().pids;
+    expect(getPriority(a!)).toBe(19);
+    expect(getPriority(b!)).toBe(5);
   });
 });
 

@@ -134,7 +134,11 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
     if (created) logger.info({ accountId }, 'created the bootstrap account');
   }
   // JSONata runs in worker processes, where a runaway expression can be stopped (one pool per process).
-  configureExpressions({ workers: config.expressionWorkers, memoryMb: config.expressionMemoryMb });
+  configureExpressions({
+    workers: config.expressionWorkers,
+    memoryMb: config.expressionMemoryMb,
+    nice: config.expressionNice,
+  });
   // A worker that cannot start fails expressions until one does: the operator learns why (its stderr).
   const onWorkerStartFailed = (f: WorkerStartFailure) =>
     logger.warn(

@@ -60,6 +60,8 @@ export interface Config {
   expressionWorkers: number;
   /** Heap budget of one expression evaluation, in MB; beyond it the step fails with expression_memory. */
   expressionMemoryMb: number;
+  /** Niceness of the expression workers, 0 – 19 (19: they yield the CPU to the service). */
+  expressionNice: number;
   stepRetries: number;
   maxStepOutputBytes: number;
   /** The most items a `forEach` step may loop over; more fail the step. */
@@ -175,6 +177,7 @@ const EnvSchema = z.object({
   INLAY_STEP_TIMEOUT_MS: int('INLAY_STEP_TIMEOUT_MS', 100, 600_000, 30_000),
   INLAY_EXPRESSION_WORKERS: int('INLAY_EXPRESSION_WORKERS', 1, 64, 2),
   INLAY_EXPRESSION_MEMORY_MB: int('INLAY_EXPRESSION_MEMORY_MB', 16, 4096, 64),
+  INLAY_EXPRESSION_NICE: int('INLAY_EXPRESSION_NICE', 0, 19, 19),
   INLAY_STEP_RETRIES: int('INLAY_STEP_RETRIES', 0, 10, 3),
   INLAY_MAX_ITERATIONS: int('INLAY_MAX_ITERATIONS', 1, 1_000_000, 1000),
   INLAY_MAX_WEBHOOK_ENDPOINTS: int('INLAY_MAX_WEBHOOK_ENDPOINTS', 1, 10_000, 20),
@@ -297,6 +300,7 @@ export function loadConfig(
     stepTimeoutMs: e.INLAY_STEP_TIMEOUT_MS,
     expressionWorkers: e.INLAY_EXPRESSION_WORKERS,
     expressionMemoryMb: e.INLAY_EXPRESSION_MEMORY_MB,
+    expressionNice: e.INLAY_EXPRESSION_NICE,
     stepRetries: e.INLAY_STEP_RETRIES,
     maxStepOutputBytes: e.INLAY_MAX_STEP_OUTPUT_BYTES,
     maxIterations: e.INLAY_MAX_ITERATIONS,

@@ -11,6 +11,12 @@ export interface ExpressionPoolOptions {
   /** Heap budget of one evaluation, in MB: beyond it the expression fails with `expression_memory`. */
   memoryMb: number;
   /**
+   * The workers' niceness, 0 – 19 (default 19, the lowest priority): expressions yield the CPU to the service,
+   * so the API keeps its latency while a runaway burns until its deadline. On a machine busy with other work,
+   * 19 also leaves expressions little CPU; a lower figure shares it more evenly.
+   */
+  nice?: number;
+  /**
    * Tests only: the module a worker loads as JSONata. A path that does not load makes every start fail, the
    * way a broken install would.
    */
@@ -150,6 +156,7 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
     this.#opts = {
       workers: Math.max(1, opts.workers),
       memoryMb: Math.max(8, opts.memoryMb),
+      nice: Math.min(19, Math.max(0, Math.trunc(opts.nice ?? 19))),
       jsonataPath: opts.jsonataPath ?? jsonataPath,
       startTimeoutMs: opts.startTimeoutMs ?? START_TIMEOUT_MS,
     };
@@ -323,6 +330,7 @@ export class ExpressionPool extends EventEmitter<ExpressionPoolEvents> {
             INLAY_EXPRESSION_WORKER: JSON.stringify({
               jsonataPath: this.#opts.jsonataPath,
               budgetBytes: budget * 1024 * 1024,
+              nice: this.#opts.nice,
             }),
           },
           stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

@@ -1,7 +1,7 @@
 /**
  * The code of an expression worker, run as `node -e WORKER_SOURCE` in a child process of its own with an IPC
  * channel: a string, so the same worker starts from the TypeScript sources (tests, tsx) and from the built
- * package. It reads `{jsonataPath, budgetBytes}` from `INLAY_EXPRESSION_WORKER`, keeps compiled expressions,
+ * package. It reads `{jsonataPath, budgetBytes, nice}` from `INLAY_EXPRESSION_WORKER`, keeps compiled expressions,
  * and answers `{id, expression, data}` with `{id, json}` (the result as JSON text; absent when undefined) or
  * `{id, code, message}`. Once JSONata is loaded it sends `{ready: true}`: a worker that exits before that
  * failed to start (the pool backs off before the next start).
@@ -23,9 +23,10 @@ const vm = require('node:vm');
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc');
 const jsonata = require(workerData.jsonataPath);
-// Expressions yield the CPU to the service: the API keeps its latency while runaways burn until their deadline.
+// Expressions yield the CPU to the service (niceness 19 unless the pool says otherwise): the API keeps its
+// latency while runaways burn until their deadline.
 try {
-  require('node:os').setPriority(0, 19);
+  require('node:os').setPriority(0, workerData.nice ?? 19);
 } catch {}
 const budget = workerData.budgetBytes;
 const ENTRY = Symbol.for('jsonata.__evaluate_entry');
