@@ -27,7 +27,11 @@ const extraProperties = z
 
 const CONTACT_PROPS = ['email', 'firstname', 'lastname', 'phone', 'company', 'createdate'];
 
-/** https://developers.hubspot.com/docs/api/crm/search: newest first by `createdate`. */
+/**
+ * https://developers.hubspot.com/docs/api/crm/search: newest first by `createdate`. Each sort is an object,
+ * `{propertyName, direction}`, as that guide shows it; HubSpot's generated reference types `sorts` as strings,
+ * and the guide, which matches what the API accepts, decides.
+ */
 const newContact = definePollTrigger({
   id: 'new_contact',
   name: 'New contact',

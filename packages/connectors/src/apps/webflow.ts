@@ -14,6 +14,17 @@ const itemId = webflowId('item');
 const fieldData = z
   .record(z.string(), z.unknown())
   .describe('Field values by field slug, e.g. {"name":"Launch","slug":"launch","post-body":"<p>…</p>"}');
+/**
+ * A new item's fields: Webflow requires `name` and `slug` on every item it creates
+ * (https://developers.webflow.com/data/reference/cms/collection-items/staged-items/create-item).
+ */
+const newFieldData = z
+  .object({
+    name: z.string().min(1).describe('Name of the item'),
+    slug: z.string().min(1).describe("The item's URL segment in the site, e.g. launch-week"),
+  })
+  .catchall(z.unknown())
+  .describe('Field values by field slug; name and slug are required, e.g. {"name":"Launch","slug":"launch"}');
 const live = z
   .boolean()
   .default(false)
@@ -86,7 +97,7 @@ export const webflow: ConnectorDefinition = {
       kind: 'write',
       input: z.object({
         collectionId,
-        fieldData,
+        fieldData: newFieldData,
         isDraft: z.boolean().default(false).describe('Keep as a draft'),
         live,
       }),

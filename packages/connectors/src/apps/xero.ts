@@ -103,7 +103,9 @@ export const xero: ConnectorDefinition = {
     type: 'oauth2',
     authorizeUrl: 'https://login.xero.com/identity/connect/authorize',
     tokenUrl: 'https://identity.xero.com/connect/token',
-    // The granular scopes every Xero app created since March 2026 must use.
+    // The granular scopes every Xero app created on or after 2 March 2026 must use (older apps may keep the broad
+    // `accounting.transactions` until September 2027): https://developer.xero.com/faq/granular-scopes. Xero's
+    // OpenAPI description still names the broad scope on `POST /Invoices`; the FAQ and the Scopes page decide.
     scopes: [
       'openid',
       'profile',

@@ -1,4 +1,6 @@
 import { bearer, connectorSuite } from '@inlay/test-kit/suite';
+import { describe, expect, it } from 'vitest';
+import { webflow } from '../../src/apps/webflow.ts';
 
 const token = 'd1c2b3a4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const collection = '580e63fc8c9a982ac9b8b745';
@@ -148,17 +150,17 @@ connectorSuite({
     {
       name: 'validation details name the field',
       action: 'create_item',
-      input: { collectionId: collection, fieldData: { name: 'Launch' } },
+      input: { collectionId: collection, fieldData: { name: 'Launch', slug: 'launch' } },
       reply: {
         status: 400,
         body: {
           code: 'validation_error',
           message: 'Validation Error',
           externalReference: null,
-          details: [{ param: 'fieldData.slug', description: 'Field is required' }],
+          details: [{ param: 'fieldData.post-body', description: 'Field is required' }],
         },
       },
-      message: '400: Validation Error: fieldData.slug: Field is required',
+      message: '400: Validation Error: fieldData.post-body: Field is required',
     },
     {
       name: 'the rate limit is transient',
@@ -173,4 +175,16 @@ connectorSuite({
       transient: true,
     },
   ],
+});
+
+describe('webflow create_item', () => {
+  const input = webflow.actions.find((a) => a.id === 'create_item')!.input;
+
+  it('asks for the name and slug Webflow requires of a new item, and keeps the other fields', () => {
+    const missing = input.safeParse({ collectionId: collection, fieldData: { name: 'Launch' } });
+    expect(missing.success).toBe(false);
+    expect(missing.error!.issues.map((i) => i.path.join('.'))).toEqual(['fieldData.slug']);
+    const ok = input.parse({ collectionId: collection, fieldData: item.fieldData });
+    expect(ok.fieldData).toEqual(item.fieldData);
+  });
 });
