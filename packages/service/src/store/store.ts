@@ -64,8 +64,11 @@ function postgresStore(url: string, max: number): Store {
     query_timeout: 30_000,
     application_name: 'inlay',
   });
-  // Without a listener an idle client's error (server restart) would crash the process.
+  // Without a listener an idle client's error (server restart) would crash the process. The pool's own
+  // listener leaves a client while it is checked out: one held between two queries of a transaction when the
+  // server goes away would crash it too. Every client keeps one of its own; its next query fails instead.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Installed before the first connection so every one is tracked; the feed itself starts on first use.
   let feed: ChangeFeed | undefined;
   let listener: { close(): Promise<void> } | undefined;
