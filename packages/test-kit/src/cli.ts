@@ -65,7 +65,7 @@ export function waitForOutput(child: ChildProcess, predicate: (line: string) => 
     const stops = [child.stdout!, child.stderr!].map((stream) =>
       onLines(stream, (line) => {
         seen.push(line);
-        if (seen.length > 20) seen.shift();
+        if (seen.length > 80) seen.shift();
         if (predicate(line)) done(() => resolve(line));
       }),
     );
