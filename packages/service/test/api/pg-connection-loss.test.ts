@@ -24,10 +24,12 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection lost while checked out', (
     await store?.close();
   });
 
+  const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
   it('fails the transaction that held it, and the store answers on a new connection', async () => {
     let backend = 0;
     const held = store.db.transaction(async (tx) => {
-      const [row] = (await tx.execute(sql`select pg_backend_pid() as pid`)).rows as { pid: number }[];
+      const [row] = rows<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`));
       backend = row!.pid;
       // The connection is checked out and idle here while the server ends it.
       await admin.query('select pg_terminate_backend($1)', [backend]);
@@ -37,7 +39,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL connection lost while checked out', (
     await expect(held).rejects.toThrow();
     expect(backend).toBeGreaterThan(0);
     expect(uncaught).toEqual([]);
-    const [row] = (await store.db.execute(sql`select 2 as two`)).rows as { two: number }[];
+    const [row] = rows<{ two: number }>(await store.db.execute(sql`select 2 as two`));
     expect(row!.two).toBe(2);
   });
 });
