@@ -83,9 +83,6 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   }
   const piped = nodeBodyOf(body);
   if (piped) return pipeNode(piped, res);
-  // With a known length, the last chunk goes out with `end()`: headers, body and the end in one write.
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  let sent = 0;
   const reader = body.getReader();
   let gone = false;
   let wake: (() => void) | undefined;
@@ -102,11 +99,6 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
       const { done, value } = await reader.read();
       if (done) break;
       if (gone) return;
-      sent += value.byteLength;
-      if (sent === declared) {
-        res.end(value);
-        continue;
-      }
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {
           if (gone) resolve();
@@ -116,7 +108,7 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
         if (gone) return;
       }
     }
-    if (!res.writableEnded) res.end();
+    res.end();
   } catch {
     res.destroy();
   } finally {
@@ -138,8 +130,8 @@ function pipeNode(msg: IncomingMessage, res: ServerResponse): Promise<void> {
     };
     const onError = () => res.destroy();
     res.once('close', onClose);
+    // A service that goes away mid-answer errors the message ('aborted').
     msg.once('error', onError);
-    msg.once('aborted', onError);
     msg.pipe(res);
   });
 }

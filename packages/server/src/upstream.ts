@@ -68,7 +68,6 @@ export function fetchUpstream(doFetch: typeof fetch, serviceUrl: string, timeout
     const headers = downstreamResponseHeaders(res.headers, r.keepCookie);
     if (NULL_BODY.has(res.status) || r.method === 'HEAD') {
       res.body?.cancel().catch(() => {});
-      if (NULL_BODY.has(res.status)) headers.delete('content-length');
       return new Response(null, { status: res.status, headers });
     }
     return new Response(res.body, { status: res.status, headers });
