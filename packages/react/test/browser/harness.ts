@@ -68,6 +68,8 @@ export async function startHarness() {
     /** Opens a surface: `page`, `modal` or `logs`. */
     async open(params: Record<string, string>, page?: Page) {
       const p = page ?? (await browser.newPage());
+      // Waits get 60 s of the test's 90: beside CI's other lane, a first logs page took over 30 s to show.
+      p.setDefaultTimeout(60_000);
       await p.goto(`${origin}/?${new URLSearchParams({ api: seed.url, ...params })}`);
       return p;
     },
