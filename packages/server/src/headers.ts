@@ -44,10 +44,9 @@ export function downstreamResponseHeaders(
 ): Headers {
   const isHop = hopByHop(upstream.get('connection'));
   const out = new Headers();
-  const decoded = decoding;
   for (const [name, value] of upstream) {
     if (isHop(name) || isUpstreamPrivate(name)) continue;
-    if (decoded && (name === 'content-encoding' || name === 'content-length')) continue;
+    if (decoding && (name === 'content-encoding' || name === 'content-length')) continue;
     out.append(name, value);
   }
   if (keepCookie)

@@ -6,10 +6,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { downstreamResponseHeaders } from './headers.ts';
-import type { Upstream } from './upstream.ts';
-
-/** Statuses whose answers carry no body (a `Response` refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+import { NULL_BODY, type Upstream } from './upstream.ts';
 
 /** The Node stream behind a `Response` body this transport made: `sendWebResponse` pipes it directly. */
 const nodeBodies = new WeakMap<ReadableStream, IncomingMessage>();

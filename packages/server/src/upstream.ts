@@ -17,7 +17,7 @@ export interface UpstreamRequest {
 export type Upstream = (r: UpstreamRequest) => Promise<Response>;
 
 /** Statuses whose answers carry no body (a `Response` refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+export const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /** A reused kept-alive connection the service had just closed: the call never reached it. */
 function staleConnection(err: unknown): boolean {
