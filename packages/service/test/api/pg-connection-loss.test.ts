@@ -1,5 +1,6 @@
 // A PostgreSQL connection lost while the service holds it between two queries (a transaction waiting on
 // something else) fails that transaction; it does not end the process. PostgreSQL only: PGlite has no server.
+// A store of its own, not the shared service: the test ends one of its pool's connections from outside.
 import { onPostgres } from '@inlay/test-kit/service';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
